@@ -1,0 +1,965 @@
+"""The compiled rules engine: every rule of the game, once, over a batch of games.
+
+State is one numpy record array of shape (batch,) with dtype `STATE_DTYPE`; the rule set is one record
+of dtype `CONFIG_DTYPE`. Every function here is numba-compiled (`cache=True`) and works on a game
+record `st` (a view into the batch) and the config `c`; `NUMBA_DISABLE_JIT=1` runs the same code as
+Python. Each game carries its own random generator (`rng`, splitmix64), so a game depends only on its
+seed and its actions.
+
+Piles hold card kinds (see `cards`); the top of the draw pile and of the discard pile is the last used
+entry. Forehead cards of all seats sit in one list (`fh_*`, oldest first) with their owner seat and the
+bit mask of colours already guessed wrong for them.
+
+The entry points used from Python: `reset_games`, `setup_dealt`, `fill_masks`, `first_illegal`,
+`apply_actions`, `check_game`, and `random_play` (the benchmark loop).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from . import actions as A
+from . import cards as C
+
+MAX_PLAYERS = 10
+MAX_DECK = 256
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64),
+        ("steps", np.int32),  # decisions taken in this episode
+        ("round_points", np.int32),  # points won in the last finished round
+        ("phase", np.int8),
+        ("seat", np.int8),  # whose decision
+        ("direction", np.int8),  # +1 (to the left) or -1
+        ("color", np.int8),  # active colour slot, -1 before a first-card wild's colour is chosen
+        ("dealer", np.int8),
+        ("drawn_kind", np.int8),  # the card drawn, in the `drawn` phase
+        ("effect", np.int8),  # what the current turn does to the next player when it ends
+        ("color_then", np.int8),  # after the colour choice: end the turn, or begin it (first card)
+        ("w4_player", np.int8),
+        ("w4_prev_color", np.int8),
+        ("w4_guilty", np.int8),
+        ("uno_due", np.int8),  # the turn owner's cards dropped to one this turn
+        ("done", np.int8),
+        ("truncated", np.int8),
+        ("round_winner", np.int8),
+        ("effect_amount", np.int16),
+        ("pending_draw", np.int16),  # the sum of a Draw Two stack
+        ("draw_len", np.int16),
+        ("discard_len", np.int16),
+        ("fh_len", np.int16),
+        ("rounds", np.int16),  # rounds finished in this episode
+        ("draw_pile", np.uint8, (MAX_DECK,)),
+        ("discard", np.uint8, (MAX_DECK,)),
+        ("fh_card", np.uint8, (MAX_DECK,)),
+        ("fh_seat", np.int8, (MAX_DECK,)),
+        ("fh_wrong", np.uint8, (MAX_DECK,)),
+        ("hand", np.int8, (MAX_PLAYERS, C.NUM_KINDS)),
+        ("face", np.int8, (MAX_PLAYERS,)),  # owes the emoji face check at their next turn start
+        ("scores", np.int32, (MAX_PLAYERS,)),
+        ("winners", np.int8, (MAX_PLAYERS,)),
+    ],
+    align=True,
+)
+
+CONFIG_DTYPE = np.dtype(
+    [
+        ("emoji_face_fail_rate", np.float64),
+        ("uno_catch_rate", np.float64),
+        ("target_score", np.int32),
+        ("max_steps", np.int32),
+        ("counts", np.int16, (C.NUM_KINDS,)),
+        ("points", np.int32, (C.NUM_KINDS,)),
+        ("num_players", np.int8),
+        ("two_player_reverse_is_skip", np.int8),
+        ("stack_draw_two", np.int8),
+        ("challenge", np.int8),
+        ("narwhal_includes_player", np.int8),
+        ("uno_explicit", np.int8),
+        ("penalty_scoring", np.int8),
+        ("match", np.int8),
+        ("hand_size", np.int16),
+        ("uno_penalty", np.int16),
+        ("deck_size", np.int16),
+    ],
+    align=True,
+)
+
+# What a turn does to the next player when it ends.
+EFFECT_NONE, EFFECT_SKIP, EFFECT_DRAW, EFFECT_CHALLENGE, EFFECT_STACK, EFFECT_FACE = range(6)
+# What follows the colour choice.
+THEN_END_TURN, THEN_BEGIN_TURN = 0, 1
+
+PLAY, COLOR, DRAWN, CHALLENGE_PHASE, GUESS, GIVE, SWAP_PHASE, EMOJI_PHASE, UNO_PHASE, OVER = range(10)
+NK = C.NUM_KINDS
+NCK = C.NUM_COLORED_KINDS
+RPC = C.RANKS_PER_COLOR
+W4 = C.WILD_DRAW_FOUR
+
+# Codes returned by `check_game` (0 = fine); `batch.INVARIANT_MESSAGES` explains them.
+OK, BAD_CARD_COUNT, NEGATIVE_COUNT, BAD_SEAT, BAD_PHASE, NO_LEGAL_ACTION, BAD_PILE, BAD_COLOR = range(8)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32), np.uint64(11)
+
+
+# ----------------------------------------------------------------------------------------- random
+
+
+@njit(cache=True)
+def _next_u64(st):
+    z = st.rng + _GOLDEN
+    st.rng = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def _rand_below(st, n):
+    """A uniform int in [0, n), n < 2**32."""
+    return np.int64(((_next_u64(st) >> _S32) * np.uint64(n)) >> _S32)
+
+
+@njit(cache=True)
+def _rand_unit(st):
+    """A uniform float in [0, 1)."""
+    return np.float64(_next_u64(st) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _shuffle(st, arr, n):
+    for i in range(n - 1, 0, -1):
+        j = _rand_below(st, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+# ------------------------------------------------------------------------------------ card helpers
+
+
+@njit(cache=True)
+def _is_wild(kind):
+    return kind >= NCK
+
+
+@njit(cache=True)
+def _next_seat(st, c, seat):
+    return (seat + st.direction) % c.num_players
+
+
+@njit(cache=True)
+def _hand_count(st, seat):
+    n = 0
+    for k in range(NK):
+        n += st.hand[seat, k]
+    return n
+
+
+@njit(cache=True)
+def _forehead_count(st, seat):
+    n = 0
+    for i in range(st.fh_len):
+        if st.fh_seat[i] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _oldest_forehead(st, seat):
+    for i in range(st.fh_len):
+        if st.fh_seat[i] == seat:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _card_total(st, seat):
+    return _hand_count(st, seat) + _forehead_count(st, seat)
+
+
+@njit(cache=True)
+def _holds_color(st, seat, color):
+    base = color * RPC
+    for r in range(RPC):
+        if st.hand[seat, base + r] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _holds_number(st, seat):
+    for color in range(C.NUM_COLORS):
+        for r in range(C.SKIP_RANK):
+            if st.hand[seat, color * RPC + r] > 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _top(st):
+    return st.discard[st.discard_len - 1]
+
+
+@njit(cache=True)
+def _playable(st, c, seat, kind):
+    """Can `seat` play `kind` now (outside a Draw Two stack)?"""
+    if kind >= NCK:
+        if kind == C.EMOJI:
+            return _holds_number(st, seat)
+        if kind == W4 and c.challenge == 0:
+            return not _holds_color(st, seat, st.color)
+        return True
+    if kind // RPC == st.color:
+        return True
+    top = _top(st)
+    return top < NCK and top % RPC == kind % RPC
+
+
+# ------------------------------------------------------------------------------------------ piles
+
+
+@njit(cache=True)
+def _reshuffle(st):
+    """The discard pile but its top card becomes the new, shuffled draw pile."""
+    n = st.discard_len - 1
+    if n <= 0:
+        return
+    base = st.draw_len
+    for i in range(n):
+        st.draw_pile[base + i] = st.discard[i]
+    st.discard[0] = st.discard[n]
+    st.discard_len = 1
+    st.draw_len = base + n
+    _shuffle(st, st.draw_pile, st.draw_len)
+
+
+@njit(cache=True)
+def _pop_draw(st):
+    """The top card of the draw pile (reshuffling when empty), or -1 when there is none."""
+    if st.draw_len == 0:
+        _reshuffle(st)
+        if st.draw_len == 0:
+            return -1
+    st.draw_len -= 1
+    return np.int64(st.draw_pile[st.draw_len])
+
+
+@njit(cache=True)
+def _draw_cards(st, seat, n):
+    """`seat` draws up to n cards; returns the last card drawn, or -1 if none."""
+    kind = -1
+    for _ in range(n):
+        kind = _pop_draw(st)
+        if kind < 0:
+            return -1
+        st.hand[seat, kind] += 1
+    return kind
+
+
+@njit(cache=True)
+def _push_discard(st, kind):
+    st.discard[st.discard_len] = kind
+    st.discard_len += 1
+
+
+@njit(cache=True)
+def _remove_forehead(st, index):
+    for i in range(index, st.fh_len - 1):
+        st.fh_card[i] = st.fh_card[i + 1]
+        st.fh_seat[i] = st.fh_seat[i + 1]
+        st.fh_wrong[i] = st.fh_wrong[i + 1]
+    st.fh_len -= 1
+
+
+@njit(cache=True)
+def _discard_at_bottom(st, kind):
+    for i in range(st.discard_len, 0, -1):
+        st.discard[i] = st.discard[i - 1]
+    st.discard[0] = kind
+    st.discard_len += 1
+
+
+# ----------------------------------------------------------------------------- rounds and turns
+
+
+@njit(cache=True)
+def _clear_round(st):
+    st.draw_len = 0
+    st.discard_len = 0
+    st.fh_len = 0
+    st.hand[:, :] = 0
+    st.face[:] = 0
+    st.pending_draw = 0
+    st.effect = EFFECT_NONE
+    st.effect_amount = 0
+    st.drawn_kind = -1
+    st.uno_due = 0
+    st.w4_player = -1
+    st.w4_prev_color = -1
+    st.w4_guilty = 0
+    st.color_then = THEN_END_TURN
+    st.direction = 1
+    st.color = -1
+
+
+@njit(cache=True)
+def _fill_deck(st, c):
+    n = 0
+    for k in range(NK):
+        for _ in range(c.counts[k]):
+            st.draw_pile[n] = k
+            n += 1
+    st.draw_len = n
+    _shuffle(st, st.draw_pile, n)
+
+
+@njit(cache=True)
+def _choose_dealer(st, c):
+    """Each player draws; the highest number deals (action and wild cards count 0); ties draw again."""
+    nplayers = c.num_players
+    _fill_deck(st, c)
+    contenders = np.ones(nplayers, np.bool_)
+    pos = 0
+    while True:
+        best = -1
+        values = np.full(nplayers, -1, np.int64)
+        for p in range(nplayers):
+            if contenders[p]:
+                if pos == st.draw_len:
+                    _shuffle(st, st.draw_pile, st.draw_len)
+                    pos = 0
+                kind = st.draw_pile[pos]
+                pos += 1
+                value = kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
+                values[p] = value
+                best = max(best, value)
+        n_best = 0
+        dealer = -1
+        for p in range(nplayers):
+            contenders[p] = values[p] == best
+            if contenders[p]:
+                n_best += 1
+                dealer = p
+        if n_best == 1:
+            return dealer
+
+
+@njit(cache=True)
+def _begin_turn_body(st, c, seat):
+    """The turn proper of `seat`: its Narwhal guesses first, then its play."""
+    st.seat = seat
+    st.uno_due = 0
+    st.phase = GUESS if _oldest_forehead(st, seat) >= 0 else PLAY
+
+
+@njit(cache=True)
+def _turn_start_check(st, c, seat):
+    """What happens as the turn reaches `seat`, even a turn that is then skipped: the emoji face."""
+    if st.face[seat]:
+        st.face[seat] = 0
+        if c.emoji_face_fail_rate > 0.0 and _rand_unit(st) < c.emoji_face_fail_rate:
+            _draw_cards(st, seat, 4)
+
+
+@njit(cache=True)
+def _start_turn(st, c, seat):
+    _turn_start_check(st, c, seat)
+    _begin_turn_body(st, c, seat)
+
+
+@njit(cache=True)
+def _skip_turn(st, c, seat, draw):
+    """`seat` loses its turn (after drawing `draw` cards); the next seat plays."""
+    _turn_start_check(st, c, seat)
+    if draw > 0:
+        _draw_cards(st, seat, draw)
+    _start_turn(st, c, _next_seat(st, c, seat))
+
+
+@njit(cache=True)
+def _open_round(st, c, placed):
+    """Turn the first card and apply its effect. `placed`: cards on top of the draw pile set by a deal."""
+    first = (st.dealer + 1) % c.num_players
+    while True:
+        kind = _pop_draw(st)
+        if placed > 0:
+            placed -= 1
+        if kind != W4:
+            break
+        # A Wild Draw Four goes back: below any placed cards, and the pile is reshuffled if none are.
+        n = st.draw_len
+        at = _rand_below(st, n - placed + 1)
+        for i in range(n, at, -1):
+            st.draw_pile[i] = st.draw_pile[i - 1]
+        st.draw_pile[at] = kind
+        st.draw_len = n + 1
+        if placed == 0:
+            _shuffle(st, st.draw_pile, st.draw_len)
+    _push_discard(st, kind)
+    if kind >= NCK:
+        st.seat = first
+        st.phase = COLOR
+        st.color_then = THEN_BEGIN_TURN
+        return
+    st.color = kind // RPC
+    rank = kind % RPC
+    if rank == C.SKIP_RANK:
+        _skip_turn(st, c, first, 0)
+    elif rank == C.REVERSE_RANK:
+        st.direction = -1
+        _start_turn(st, c, st.dealer)
+    elif rank == C.DRAW_TWO_RANK:
+        _skip_turn(st, c, first, 2)
+    else:
+        _start_turn(st, c, first)
+
+
+@njit(cache=True)
+def _deal_round(st, c):
+    """Shuffle the whole deck, deal from the dealer's left, turn the first card."""
+    _clear_round(st)
+    _fill_deck(st, c)
+    nplayers = c.num_players
+    for i in range(c.hand_size * nplayers):
+        seat = (st.dealer + 1 + i) % nplayers
+        st.draw_len -= 1
+        st.hand[seat, st.draw_pile[st.draw_len]] += 1
+    _open_round(st, c, 0)
+
+
+@njit(cache=True)
+def _end_episode(st):
+    st.phase = OVER
+    st.done = 1
+
+
+@njit(cache=True)
+def _finish_round(st, c, winner):
+    """`winner` went out: score the round; then end the episode or deal the next round of a match."""
+    nplayers = c.num_players
+    held = np.zeros(nplayers, np.int64)
+    for p in range(nplayers):
+        for k in range(NK):
+            held[p] += st.hand[p, k] * c.points[k]
+    for i in range(st.fh_len):
+        held[st.fh_seat[i]] += c.points[st.fh_card[i]]
+    won = 0
+    for p in range(nplayers):
+        if p != winner:
+            won += held[p]
+    if c.penalty_scoring:
+        for p in range(nplayers):
+            st.scores[p] += held[p]
+    else:
+        st.scores[winner] += won
+    st.round_winner = winner
+    st.round_points = won
+    st.rounds += 1
+    st.seat = winner
+    if not c.match:
+        st.winners[winner] = 1
+        _end_episode(st)
+        return
+    if c.penalty_scoring:
+        reached = False
+        lowest = st.scores[0]
+        for p in range(nplayers):
+            reached = reached or st.scores[p] >= c.target_score
+            lowest = min(lowest, st.scores[p])
+        if reached:
+            for p in range(nplayers):
+                st.winners[p] = st.scores[p] == lowest
+            _end_episode(st)
+            return
+    elif st.scores[winner] >= c.target_score:
+        st.winners[winner] = 1
+        _end_episode(st)
+        return
+    st.dealer = (st.dealer + 1) % nplayers
+    _deal_round(st, c)
+
+
+@njit(cache=True)
+def _advance(st, c):
+    """The turn of `st.seat` is over: apply its effect on the next player and start the next turn."""
+    nxt = _next_seat(st, c, st.seat)
+    effect = st.effect
+    st.effect = EFFECT_NONE
+    if effect == EFFECT_SKIP:
+        _skip_turn(st, c, nxt, 0)
+    elif effect == EFFECT_DRAW:
+        _skip_turn(st, c, nxt, st.effect_amount)
+    elif effect == EFFECT_CHALLENGE:
+        _turn_start_check(st, c, nxt)
+        st.seat = nxt
+        st.phase = CHALLENGE_PHASE
+    elif effect == EFFECT_FACE:
+        _start_turn(st, c, nxt)
+        st.face[nxt] = 1
+    else:  # EFFECT_NONE, EFFECT_STACK (the stack waits in pending_draw)
+        _start_turn(st, c, nxt)
+
+
+@njit(cache=True)
+def _end_turn(st, c):
+    """The turn's last decision is made: the UNO call if due, then on to the next player."""
+    if c.uno_explicit and st.uno_due and _card_total(st, st.seat) == 1:
+        st.phase = UNO_PHASE
+        return
+    _advance(st, c)
+
+
+@njit(cache=True)
+def _note_drop(st, seat):
+    """Cards left `seat` during its turn: remember if it is down to one (for the UNO call)."""
+    if _card_total(st, seat) == 1:
+        st.uno_due = 1
+
+
+@njit(cache=True)
+def _went_out(st, c, seat):
+    """If `seat` holds no card (hand and forehead), it wins the round; returns whether it did."""
+    if _card_total(st, seat) != 0:
+        return False
+    _finish_round(st, c, seat)
+    return True
+
+
+@njit(cache=True)
+def _play_card(st, c, seat, kind):
+    """`seat` plays `kind` from its hand (already known to be legal)."""
+    st.hand[seat, kind] -= 1
+    if kind == W4:
+        st.w4_player = seat
+        st.w4_prev_color = st.color
+        st.w4_guilty = _holds_color(st, seat, st.color)
+    _push_discard(st, kind)
+    _note_drop(st, seat)
+    if kind < NCK:
+        st.color = kind // RPC
+    if _card_total(st, seat) == 0:
+        # Going out: a last Draw Two or Wild Draw Four still makes the next player draw.
+        amount = 0
+        if kind < NCK and kind % RPC == C.DRAW_TWO_RANK:
+            amount = st.pending_draw + 2
+        elif kind == W4:
+            amount = 4
+        st.pending_draw = 0
+        if amount > 0:
+            _draw_cards(st, _next_seat(st, c, seat), amount)
+        _finish_round(st, c, seat)
+        return
+    st.effect = EFFECT_NONE
+    st.color_then = THEN_END_TURN
+    if kind < NCK:
+        rank = kind % RPC
+        if rank == C.SKIP_RANK:
+            st.effect = EFFECT_SKIP
+        elif rank == C.REVERSE_RANK:
+            st.direction = -st.direction
+            if c.num_players == 2 and c.two_player_reverse_is_skip:
+                st.effect = EFFECT_SKIP
+        elif rank == C.DRAW_TWO_RANK:
+            if c.stack_draw_two:
+                st.pending_draw += 2
+                st.effect = EFFECT_STACK
+            else:
+                st.effect = EFFECT_DRAW
+                st.effect_amount = 2
+        _end_turn(st, c)
+        return
+    st.phase = COLOR
+    if kind == W4:
+        if c.challenge:
+            st.effect = EFFECT_CHALLENGE
+        else:
+            st.effect = EFFECT_DRAW
+            st.effect_amount = 4
+    elif kind == C.NARWHAL:
+        _hand_out_narwhal(st, c, seat)
+    elif kind == C.URRRHHH:
+        for color in range(C.NUM_COLORS):
+            if _holds_color(st, seat, color):
+                st.phase = GIVE
+    elif kind == C.EMOJI:
+        st.phase = EMOJI_PHASE
+        st.effect = EFFECT_FACE
+    elif kind == C.SWAP:
+        st.phase = SWAP_PHASE
+
+
+@njit(cache=True)
+def _hand_out_narwhal(st, c, seat):
+    """Every player, from the next along the direction of play, draws a forehead card (the player last)."""
+    nplayers = c.num_players
+    count = nplayers if c.narwhal_includes_player else nplayers - 1
+    p = seat
+    for _ in range(count):
+        p = _next_seat(st, c, p)
+        kind = _pop_draw(st)
+        if kind < 0:
+            return
+        st.fh_card[st.fh_len] = kind
+        st.fh_seat[st.fh_len] = p
+        st.fh_wrong[st.fh_len] = 0
+        st.fh_len += 1
+
+
+@njit(cache=True)
+def _give_away(st, c, seat, color):
+    """Creeperific "Urrrhhh": every card of `color`, in random order, to seat+1, seat+2, ... round and round."""
+    nplayers = c.num_players
+    given = np.empty(MAX_DECK, np.int64)
+    n = 0
+    base = color * RPC
+    for r in range(RPC):
+        for _ in range(st.hand[seat, base + r]):
+            given[n] = base + r
+            n += 1
+        st.hand[seat, base + r] = 0
+    _shuffle(st, given, n)
+    for i in range(n):
+        receiver = (seat + 1 + i % (nplayers - 1)) % nplayers
+        st.hand[receiver, given[i]] += 1
+
+
+@njit(cache=True)
+def _swap_hands(st, a, b):
+    for k in range(NK):
+        t = st.hand[a, k]
+        st.hand[a, k] = st.hand[b, k]
+        st.hand[b, k] = t
+
+
+@njit(cache=True)
+def _take_stack(st, c, seat):
+    """`seat` takes the whole Draw Two stack and its turn ends."""
+    _draw_cards(st, seat, st.pending_draw)
+    st.pending_draw = 0
+    st.effect = EFFECT_NONE
+    _end_turn(st, c)
+
+
+# ------------------------------------------------------------------------------------- decisions
+
+
+@njit(cache=True)
+def _apply(st, c, action):
+    """Apply one legal action to one game."""
+    seat = np.int64(st.seat)
+    phase = st.phase
+    if phase == PLAY:
+        if action == A.DRAW:
+            if st.pending_draw > 0:
+                _take_stack(st, c, seat)
+                return
+            kind = _draw_cards(st, seat, 1)
+            if kind >= 0 and _playable(st, c, seat, kind):
+                st.phase = DRAWN
+                st.drawn_kind = kind
+                return
+            st.effect = EFFECT_NONE
+            _end_turn(st, c)
+            return
+        _play_card(st, c, seat, action)
+    elif phase == DRAWN:
+        st.drawn_kind = -1
+        if action == A.PASS:
+            st.effect = EFFECT_NONE
+            _end_turn(st, c)
+            return
+        _play_card(st, c, seat, action)
+    elif phase == COLOR:
+        st.color = action - A.COLOR_BASE
+        if st.color_then == THEN_BEGIN_TURN:
+            st.color_then = THEN_END_TURN
+            _begin_turn_body(st, c, seat)
+        else:
+            _end_turn(st, c)
+    elif phase == CHALLENGE_PHASE:
+        if action == A.ACCEPT:
+            _skip_turn_drawn(st, c, seat, 4)
+        elif st.w4_guilty:
+            _draw_cards(st, st.w4_player, 4)
+            _begin_turn_body(st, c, seat)
+        else:
+            _skip_turn_drawn(st, c, seat, 6)
+    elif phase == GUESS:
+        index = _oldest_forehead(st, seat)
+        kind = st.fh_card[index]
+        color = action - A.COLOR_BASE
+        if kind >= NCK or kind // RPC == color:
+            _remove_forehead(st, index)
+            _discard_at_bottom(st, kind)
+            _note_drop(st, seat)
+            if _went_out(st, c, seat):
+                return
+            if _oldest_forehead(st, seat) < 0:
+                st.phase = PLAY
+        else:
+            st.fh_wrong[index] |= np.uint8(1 << color)
+            if st.pending_draw > 0:
+                _take_stack(st, c, seat)
+                return
+            st.effect = EFFECT_NONE
+            _end_turn(st, c)
+    elif phase == GIVE:
+        _give_away(st, c, seat, action - A.COLOR_BASE)
+        _note_drop(st, seat)
+        if not _went_out(st, c, seat):
+            st.phase = COLOR
+    elif phase == SWAP_PHASE:
+        if action != A.PASS:
+            other = (seat + action - A.SWAP_BASE) % c.num_players
+            _swap_hands(st, seat, other)
+            _note_drop(st, seat)
+            if _went_out(st, c, seat) or _went_out(st, c, other):
+                return
+        st.phase = COLOR
+    elif phase == EMOJI_PHASE:
+        st.hand[seat, action] -= 1
+        _push_discard(st, action)
+        st.color = action // RPC
+        _note_drop(st, seat)
+        if not _went_out(st, c, seat):
+            _end_turn(st, c)
+    elif phase == UNO_PHASE:
+        st.uno_due = 0
+        if action == A.PASS and c.uno_catch_rate > 0.0:
+            if c.uno_catch_rate >= 1.0 or _rand_unit(st) < c.uno_catch_rate:
+                _draw_cards(st, seat, c.uno_penalty)
+        _advance(st, c)
+
+
+@njit(cache=True)
+def _skip_turn_drawn(st, c, seat, n):
+    """After a Wild Draw Four answer: `seat` draws n and loses its turn (its turn start already ran)."""
+    _draw_cards(st, seat, n)
+    _start_turn(st, c, _next_seat(st, c, seat))
+
+
+@njit(cache=True)
+def _step_game(st, c, action):
+    _apply(st, c, action)
+    st.steps += 1
+    if not st.done and st.steps >= c.max_steps:
+        st.truncated = 1
+        _end_episode(st)
+
+
+# ----------------------------------------------------------------------------------- legal masks
+
+
+@njit(cache=True)
+def _fill_mask(st, c, m):
+    """Write the legal actions of the deciding seat into `m` (length NUM_ACTIONS)."""
+    m[:] = 0
+    seat = st.seat
+    phase = st.phase
+    if phase == PLAY:
+        if st.pending_draw > 0:
+            for color in range(C.NUM_COLORS):
+                kind = color * RPC + C.DRAW_TWO_RANK
+                if st.hand[seat, kind] > 0:
+                    m[kind] = 1
+        else:
+            for kind in range(NK):
+                if st.hand[seat, kind] > 0 and _playable(st, c, seat, kind):
+                    m[kind] = 1
+        m[A.DRAW] = 1
+    elif phase == DRAWN:
+        m[st.drawn_kind] = 1
+        m[A.PASS] = 1
+    elif phase == COLOR:
+        m[A.COLOR_BASE : A.COLOR_BASE + C.NUM_COLORS] = 1
+    elif phase == CHALLENGE_PHASE:
+        m[A.CHALLENGE] = 1
+        m[A.ACCEPT] = 1
+    elif phase == GUESS:
+        wrong = st.fh_wrong[_oldest_forehead(st, seat)]
+        for color in range(C.NUM_COLORS):
+            if not (wrong >> color) & 1:
+                m[A.COLOR_BASE + color] = 1
+    elif phase == GIVE:
+        for color in range(C.NUM_COLORS):
+            if _holds_color(st, seat, color):
+                m[A.COLOR_BASE + color] = 1
+    elif phase == SWAP_PHASE:
+        m[A.PASS] = 1
+        for k in range(1, c.num_players):
+            m[A.SWAP_BASE + k] = 1
+    elif phase == EMOJI_PHASE:
+        for color in range(C.NUM_COLORS):
+            for r in range(C.SKIP_RANK):
+                if st.hand[seat, color * RPC + r] > 0:
+                    m[color * RPC + r] = 1
+    elif phase == UNO_PHASE:
+        m[A.UNO] = 1
+        m[A.PASS] = 1
+
+
+# --------------------------------------------------------------------------------- entry points
+
+
+@njit(cache=True)
+def _new_episode(st, seed):
+    """Seed the game's generator and clear everything an episode accumulates."""
+    st.rng = np.uint64(seed)
+    _next_u64(st)
+    st.steps = 0
+    st.done = 0
+    st.truncated = 0
+    st.rounds = 0
+    st.round_winner = -1
+    st.round_points = 0
+    st.scores[:] = 0
+    st.winners[:] = 0
+
+
+@njit(cache=True)
+def _reset_game(st, c, seed):
+    _new_episode(st, seed)
+    st.dealer = _choose_dealer(st, c)
+    _deal_round(st, c)
+
+
+@njit(cache=True)
+def reset_games(s, c, seeds, which):
+    """Start a new episode in every game g with which[g], from seeds[g]."""
+    for g in range(s.shape[0]):
+        if which[g]:
+            _reset_game(s[g], c, seeds[g])
+
+
+@njit(cache=True)
+def setup_dealt(s, c, g, seed, dealer, hands, fh_cards, fh_seats, top_first, rest, scores):
+    """Start game g from a dealt scenario: `top_first` is the first card then the deck, top first;
+    `rest` (the unplaced cards) goes below it in seeded random order."""
+    st = s[g]
+    _new_episode(st, seed)
+    _clear_round(st)
+    st.scores[: scores.shape[0]] = scores
+    st.dealer = dealer
+    st.hand[:, :] = hands
+    for i in range(fh_cards.shape[0]):
+        st.fh_card[i] = fh_cards[i]
+        st.fh_seat[i] = fh_seats[i]
+        st.fh_wrong[i] = 0
+    st.fh_len = fh_cards.shape[0]
+    n_rest = rest.shape[0]
+    buffer = rest.copy()
+    _shuffle(st, buffer, n_rest)
+    for i in range(n_rest):
+        st.draw_pile[i] = buffer[i]
+    n_top = top_first.shape[0]
+    for i in range(n_top):
+        st.draw_pile[n_rest + n_top - 1 - i] = top_first[i]
+    st.draw_len = n_rest + n_top
+    _open_round(st, c, n_top)
+
+
+@njit(cache=True)
+def fill_masks(s, c, out):
+    for g in range(s.shape[0]):
+        _fill_mask(s[g], c, out[g])
+
+
+@njit(cache=True)
+def first_illegal(s, c, actions):
+    """The index of the first game whose action is illegal (or whose episode is over), else -1."""
+    m = np.zeros(A.NUM_ACTIONS, np.uint8)
+    for g in range(s.shape[0]):
+        a = actions[g]
+        if a < 0 or a >= A.NUM_ACTIONS:
+            return g
+        _fill_mask(s[g], c, m)
+        if m[a] == 0:
+            return g
+    return -1
+
+
+@njit(cache=True)
+def apply_actions(s, c, actions):
+    """Apply one action per game; every action must be legal (see `first_illegal`)."""
+    for g in range(s.shape[0]):
+        _step_game(s[g], c, actions[g])
+
+
+@njit(cache=True)
+def check_game(st, c):
+    """Invariants of one game: every card in exactly one place, valid counts, seat, phase and colour."""
+    nplayers = c.num_players
+    seen = np.zeros(NK, np.int64)
+    if st.draw_len < 0 or st.discard_len < 0 or st.fh_len < 0:
+        return BAD_PILE
+    for i in range(st.draw_len):
+        seen[st.draw_pile[i]] += 1
+    for i in range(st.discard_len):
+        seen[st.discard[i]] += 1
+    for i in range(st.fh_len):
+        if st.fh_seat[i] < 0 or st.fh_seat[i] >= nplayers:
+            return BAD_SEAT
+        seen[st.fh_card[i]] += 1
+    for p in range(MAX_PLAYERS):
+        for k in range(NK):
+            if st.hand[p, k] < 0:
+                return NEGATIVE_COUNT
+            if p >= nplayers and st.hand[p, k] != 0:
+                return BAD_SEAT
+            seen[k] += st.hand[p, k]
+    for k in range(NK):
+        if seen[k] != c.counts[k]:
+            return BAD_CARD_COUNT
+    if st.phase < PLAY or st.phase > OVER:
+        return BAD_PHASE
+    if (st.phase == OVER) != (st.done == 1):
+        return BAD_PHASE
+    if st.seat < 0 or st.seat >= nplayers:
+        return BAD_SEAT
+    if st.phase != OVER:
+        if st.discard_len < 1:
+            return BAD_PILE
+        if st.pending_draw < 0:
+            return NEGATIVE_COUNT
+        if st.color < 0 and not (st.phase == COLOR and st.color_then == THEN_BEGIN_TURN):
+            return BAD_COLOR
+        m = np.zeros(A.NUM_ACTIONS, np.uint8)
+        _fill_mask(st, c, m)
+        if m.sum() == 0:
+            return NO_LEGAL_ACTION
+    return OK
+
+
+@njit(cache=True, parallel=True)
+def random_play(s, c, steps, seeds, next_seed, agent_rng):
+    """Benchmark loop: each game takes `steps` random legal actions, reset with a fresh seed when over.
+
+    The random choice uses `agent_rng[g]`, not the game's own generator. Returns the episodes finished.
+    """
+    batch = s.shape[0]
+    finished = np.zeros(batch, np.int64)
+    for g in prange(batch):
+        st = s[g]
+        m = np.zeros(A.NUM_ACTIONS, np.uint8)
+        legal = np.zeros(A.NUM_ACTIONS, np.int64)
+        for _ in range(steps):
+            if st.done:
+                finished[g] += 1
+                seeds[g] = next_seed + g + batch * finished[g]
+                _reset_game(st, c, seeds[g])
+            _fill_mask(st, c, m)
+            n = 0
+            for a in range(A.NUM_ACTIONS):
+                if m[a]:
+                    legal[n] = a
+                    n += 1
+            agent_rng[g] = agent_rng[g] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+            pick = np.int64(((agent_rng[g] >> _S32) * np.uint64(n)) >> _S32)
+            _step_game(st, c, legal[pick])
+    return finished.sum()

@@ -1,0 +1,390 @@
+"""The Python face of the engine: `GameBatch` (many games stepped in one compiled call) and `Game` (one).
+
+Both are views of the compiled engine in `engine.py`; neither implements a rule. `GameBatch` works in
+action ids and numpy arrays; `Game` adds action names and card codes for scenarios, tests and notebooks.
+
+A dealt scenario (``deal=``) is a dict:
+
+| key         | value                                                                  |
+|-------------|------------------------------------------------------------------------|
+| `dealer`    | the dealer's seat                                                      |
+| `hands`     | one list of card codes per seat                                        |
+| `top`       | the first discard card (its first-card effect applies); optional: without it the first card is turned from `deck` |
+| `deck`      | the top of the draw pile, in order, top first (optional)               |
+| `foreheads` | optional: one list of forehead card codes per seat, oldest first       |
+| `scores`    | optional: the match scores (or penalty tallies) to start from          |
+
+Cards of the deck not placed go below the placed ones in seeded random order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import actions as A
+from . import cards as C
+from . import engine as E
+from .rules import RuleSet, make_rules
+
+EPISODES = ("round", "match")
+DEFAULT_MAX_STEPS = 10_000
+NO_ACTION = -1  # in GameBatch.step: leave this game as it is
+DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")
+
+INVARIANT_MESSAGES = {
+    E.BAD_CARD_COUNT: "the cards in draw pile, discard pile, hands and foreheads do not match the deck",
+    E.NEGATIVE_COUNT: "a negative count",
+    E.BAD_SEAT: "a seat outside the game",
+    E.BAD_PHASE: "an unknown phase, or `done` disagrees with the phase",
+    E.NO_LEGAL_ACTION: "the deciding seat has no legal action",
+    E.BAD_PILE: "a pile of impossible size",
+    E.BAD_COLOR: "no active colour while playing",
+}
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal now; the game is left exactly as it was."""
+
+
+def make_config(rules: RuleSet, num_players: int, episode: str = "round", max_steps: int = DEFAULT_MAX_STEPS):
+    """The engine's config record for a rule set, player count and episode kind."""
+    rules.check_players(num_players)
+    if episode not in EPISODES:
+        raise ValueError(f"episode must be one of {', '.join(map(repr, EPISODES))}, got {episode!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+    config = np.zeros(1, E.CONFIG_DTYPE).view(np.recarray)
+    c = config[0]
+    c.counts[:] = rules.card_counts
+    c.points[:] = rules.card_points
+    c.num_players = num_players
+    c.hand_size = rules.hand_size
+    c.deck_size = rules.deck_size
+    c.two_player_reverse_is_skip = rules.two_player_reverse_is_skip
+    c.stack_draw_two = rules.stack_draw_two
+    c.challenge = rules.challenge_wild_draw_four
+    c.narwhal_includes_player = rules.narwhal_includes_player
+    c.emoji_face_fail_rate = rules.emoji_face_fail_rate
+    c.uno_explicit = rules.uno_call == "explicit"
+    c.uno_catch_rate = rules.uno_catch_rate
+    c.uno_penalty = rules.uno_penalty
+    c.target_score = rules.target_score
+    c.penalty_scoring = rules.scoring == "penalty"
+    c.match = episode == "match"
+    c.max_steps = max_steps
+    return config
+
+
+def _resolve_rules(rules: RuleSet | str | None, options: dict[str, Any]) -> RuleSet:
+    if isinstance(rules, RuleSet):
+        if options:
+            raise ValueError("pass rule options either inside the RuleSet or as keywords with a preset name, not both")
+        return rules
+    return make_rules(rules or "classic", **options)
+
+
+class GameBatch:
+    """`batch_size` games of one rule set and player count, stepped together by the compiled engine.
+
+    Arrays (one entry per game): `phase`, `seat` (whose decision), `done`, `truncated`, `scores`,
+    `winners`; `legal_masks()` gives the (batch, NUM_ACTIONS) legal-action mask. `state` is the full
+    engine state (see `engine.STATE_DTYPE`).
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str | None = "classic",
+        num_players: int = 2,
+        batch_size: int = 1,
+        *,
+        episode: str = "round",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        **options: Any,
+    ):
+        self.rules = _resolve_rules(rules, options)
+        self.num_players = num_players
+        self.episode = episode
+        self.config = make_config(self.rules, num_players, episode, max_steps)
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        self.batch_size = batch_size
+        self.state = np.zeros(batch_size, E.STATE_DTYPE).view(np.recarray)
+        self.masks = np.zeros((batch_size, A.NUM_ACTIONS), np.uint8)
+        self.action_names = A.action_names(self.rules.colors)
+        self.codes = self.rules.codes
+        self._all = np.ones(batch_size, np.bool_)
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seeds: int | Sequence[int] | np.ndarray = 0) -> None:
+        """New episodes in every game: game g gets seeds[g] (an int seed gives seed + g)."""
+        seeds = self._seed_array(seeds)
+        E.reset_games(self.state, self.config[0], seeds, self._all)
+
+    def reset_where(self, which: np.ndarray, seeds: np.ndarray) -> None:
+        """New episodes only in the games g with which[g], from seeds[g]."""
+        E.reset_games(self.state, self.config[0], self._seed_array(seeds), np.asarray(which, np.bool_))
+
+    def reset_game(self, g: int, seed: int = 0, deal: dict | None = None) -> None:
+        """A new episode in game g: a shuffled deal from `seed`, or the dealt scenario `deal`."""
+        if deal is None:
+            which = np.zeros(self.batch_size, np.bool_)
+            which[g] = True
+            seeds = np.zeros(self.batch_size, np.uint64)
+            seeds[g] = np.uint64(seed)
+            E.reset_games(self.state, self.config[0], seeds, which)
+            return
+        args = self._parse_deal(deal)
+        E.setup_dealt(self.state, self.config[0], g, np.uint64(seed), *args)
+
+    def _seed_array(self, seeds) -> np.ndarray:
+        if np.isscalar(seeds):
+            return (np.uint64(int(seeds)) + np.arange(self.batch_size, dtype=np.uint64)).astype(np.uint64)
+        arr = np.asarray(seeds, dtype=np.uint64)
+        if arr.shape != (self.batch_size,):
+            raise ValueError(f"seeds must be an int or an array of shape ({self.batch_size},), got shape {arr.shape}")
+        return arr
+
+    def _parse_deal(self, deal: dict):
+        if not isinstance(deal, dict):
+            raise ValueError(f"deal must be a dict with keys {', '.join(DEAL_KEYS)}, got {type(deal).__name__}")
+        unknown = sorted(set(deal) - set(DEAL_KEYS))
+        if unknown:
+            raise ValueError(f"unknown deal key(s) {', '.join(unknown)}; the keys are {', '.join(DEAL_KEYS)}")
+        for key in ("dealer", "hands"):
+            if key not in deal:
+                raise ValueError(f"a deal needs '{key}'; the keys are {', '.join(DEAL_KEYS)}")
+        n = self.num_players
+        dealer = deal["dealer"]
+        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+            raise ValueError(f"deal['dealer'] must be a seat from 0 to {n - 1}, got {dealer!r}")
+        colors = self.rules.colors
+        used: Counter[int] = Counter()
+
+        def parse_per_seat(key: str) -> list[list[int]]:
+            value = deal.get(key, [[] for _ in range(n)])
+            if not isinstance(value, (list, tuple)) or len(value) != n:
+                raise ValueError(f"deal['{key}'] must be a list of {n} lists of card codes (one per seat)")
+            per_seat = []
+            for seat_cards in value:
+                if not isinstance(seat_cards, (list, tuple)):
+                    raise ValueError(f"deal['{key}'] must be a list of {n} lists of card codes (one per seat)")
+                per_seat.append([C.parse_card(code, colors) for code in seat_cards])
+            return per_seat
+
+        hands = parse_per_seat("hands")
+        foreheads = parse_per_seat("foreheads")
+        deck = [C.parse_card(code, colors) for code in deal.get("deck", [])]
+        top_first = ([C.parse_card(deal["top"], colors)] if deal.get("top") is not None else []) + deck
+        hand_array = np.zeros((E.MAX_PLAYERS, C.NUM_KINDS), np.int8)
+        for seat, kinds in enumerate(hands):
+            for kind in kinds:
+                hand_array[seat, kind] += 1
+                used[kind] += 1
+        fh_cards, fh_seats = [], []
+        for seat, kinds in enumerate(foreheads):
+            for kind in kinds:
+                fh_cards.append(kind)
+                fh_seats.append(seat)
+                used[kind] += 1
+        used.update(top_first)
+        for kind, count in sorted(used.items()):
+            if count > self.rules.card_counts[kind]:
+                raise ValueError(
+                    f"the deal places {count} copies of {self.codes[kind]}, but this rule set's deck holds "
+                    f"{self.rules.card_counts[kind]}"
+                )
+        rest = [k for k in range(C.NUM_KINDS) for _ in range(self.rules.card_counts[k] - used[k])]
+        playable_first = [k for k in top_first + rest if k != C.WILD_DRAW_FOUR]
+        if not playable_first:
+            raise ValueError("the deal leaves no card other than Wild Draw Four to turn as the first card")
+        scores = deal.get("scores", [0] * n)
+        if (
+            not isinstance(scores, (list, tuple))
+            or len(scores) != n
+            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in scores)
+        ):
+            raise ValueError(f"deal['scores'] must be a list of {n} non-negative ints")
+        return (
+            dealer,
+            hand_array,
+            np.array(fh_cards, np.uint8),
+            np.array(fh_seats, np.int8),
+            np.array(top_first, np.uint8),
+            np.array(rest, np.uint8),
+            np.array(scores, np.int32),
+        )
+
+    # ------------------------------------------------------------------ stepping
+    def legal_masks(self) -> np.ndarray:
+        """The legal-action mask of every game's deciding seat (all zeros for a finished game)."""
+        E.fill_masks(self.state, self.config[0], self.masks)
+        return self.masks
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> None:
+        """Apply one action id per game (NO_ACTION leaves a game as it is).
+
+        If any action is illegal, an IllegalActionError names it, its game and phase, and no game changes.
+        """
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.batch_size,):
+            raise ValueError(f"actions must have shape ({self.batch_size},), got {actions.shape}")
+        active = actions != NO_ACTION
+        if active.all():
+            bad = E.first_illegal(self.state, self.config[0], actions)
+            if bad >= 0:
+                raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
+            E.apply_actions(self.state, self.config[0], actions)
+            return
+        index = np.flatnonzero(active)
+        sub = self.state[index]
+        bad = E.first_illegal(sub, self.config[0], actions[index])
+        if bad >= 0:
+            raise IllegalActionError(self._illegal_message(int(index[bad]), int(actions[index[bad]])))
+        E.apply_actions(sub, self.config[0], actions[index])
+        self.state[index] = sub
+
+    def _illegal_message(self, g: int, action: int) -> str:
+        name = self.action_names[action] if 0 <= action < A.NUM_ACTIONS else f"id {action}"
+        phase = A.PHASE_NAMES[self.state.phase[g]]
+        mask = np.zeros((1, A.NUM_ACTIONS), np.uint8)
+        E.fill_masks(self.state[g : g + 1], self.config[0], mask)
+        legal = ", ".join(self.action_names[a] for a in np.flatnonzero(mask[0])) or "none (the episode is over)"
+        where = f" in game {g}" if self.batch_size > 1 else ""
+        return f"illegal action {name!r}{where} in phase {phase!r} (seat {self.state.seat[g]}); legal: {legal}"
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def phase(self) -> np.ndarray:
+        return self.state.phase
+
+    @property
+    def seat(self) -> np.ndarray:
+        return self.state.seat
+
+    @property
+    def done(self) -> np.ndarray:
+        return self.state.done
+
+    @property
+    def truncated(self) -> np.ndarray:
+        return self.state.truncated
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.state.scores[:, : self.num_players]
+
+    @property
+    def winners(self) -> np.ndarray:
+        return self.state.winners[:, : self.num_players]
+
+    def check(self, g: int) -> None:
+        """Raise AssertionError if game g breaks an invariant (every card in exactly one place, ...)."""
+        code = E.check_game(self.state[g], self.config[0])
+        if code != E.OK:
+            raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[code]}: {self.describe(g)}")
+
+    def describe(self, g: int) -> dict[str, Any]:
+        """Game g as plain Python values; equal games give equal descriptions."""
+        st = self.state[g]
+        n = self.num_players
+        hands = [[self.codes[k] for k in range(C.NUM_KINDS) for _ in range(int(st.hand[p, k]))] for p in range(n)]
+        foreheads: list[list[str]] = [[] for _ in range(n)]
+        for i in range(int(st.fh_len)):
+            foreheads[int(st.fh_seat[i])].append(self.codes[int(st.fh_card[i])])
+        color = int(st.color)
+        return {
+            "hands": hands,
+            "foreheads": foreheads,
+            "top": self.codes[int(st.discard[st.discard_len - 1])] if st.discard_len else None,
+            "color": self.rules.colors[color] if color >= 0 else None,
+            "direction": int(st.direction),
+            "seat": int(st.seat),
+            "phase": A.PHASE_NAMES[int(st.phase)],
+            "pile": int(st.draw_len),
+            "scores": [int(x) for x in st.scores[:n]],
+            "dealer": int(st.dealer),
+            "discard": int(st.discard_len),
+            "pending_draw": int(st.pending_draw),
+            "winners": [p for p in range(n) if st.winners[p]],
+            "done": bool(st.done),
+            "truncated": bool(st.truncated),
+        }
+
+
+class Game:
+    """One game, by action names and card codes: ``Game("unocorns", 4, seed=1).step("play P5")``."""
+
+    def __init__(
+        self,
+        rules: RuleSet | str | None = "classic",
+        num_players: int = 2,
+        *,
+        seed: int = 0,
+        deal: dict | None = None,
+        episode: str = "round",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        **options: Any,
+    ):
+        self.batch = GameBatch(rules, num_players, 1, episode=episode, max_steps=max_steps, **options)
+        self.rules = self.batch.rules
+        self.num_players = num_players
+        self.action_names = self.batch.action_names
+        self.reset(seed, deal)
+
+    def reset(self, seed: int = 0, deal: dict | None = None) -> None:
+        self.batch.reset_game(0, seed, deal)
+
+    def action_id(self, action: str | int) -> int:
+        """The id of an action given by name or id; a ValueError says what is allowed."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            if not 0 <= action < A.NUM_ACTIONS:
+                raise ValueError(f"action id must be from 0 to {A.NUM_ACTIONS - 1}, got {action}")
+            return int(action)
+        return A.action_id(action, self.rules.colors)
+
+    def step(self, action: str | int) -> None:
+        """Apply one action (name or id); an illegal one raises IllegalActionError and changes nothing."""
+        self.batch.step(np.array([self.action_id(action)]))
+
+    def legal_action_ids(self) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.batch.legal_masks()[0])]
+
+    def legal_actions(self) -> list[str]:
+        return [self.action_names[a] for a in self.legal_action_ids()]
+
+    def describe(self) -> dict[str, Any]:
+        return self.batch.describe(0)
+
+    def check(self) -> None:
+        self.batch.check(0)
+
+    @property
+    def phase(self) -> str:
+        return A.PHASE_NAMES[int(self.batch.phase[0])]
+
+    @property
+    def seat(self) -> int:
+        return int(self.batch.seat[0])
+
+    @property
+    def done(self) -> bool:
+        return bool(self.batch.done[0])
+
+    @property
+    def truncated(self) -> bool:
+        return bool(self.batch.truncated[0])
+
+    @property
+    def scores(self) -> list[int]:
+        return [int(x) for x in self.batch.scores[0]]
+
+    @property
+    def winners(self) -> list[int]:
+        return [int(p) for p in np.flatnonzero(self.batch.winners[0])]
+
+    def hand(self, seat: int) -> list[str]:
+        return self.describe()["hands"][seat]
