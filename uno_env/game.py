@@ -9,7 +9,7 @@ A dealt scenario (``deal=``) is a dict:
 |-------------|------------------------------------------------------------------------|
 | `dealer`    | the dealer's seat                                                      |
 | `hands`     | one list of card codes per seat                                        |
-| `top`       | the first discard card (its first-card effect applies); optional: without it the first card is turned from `deck` |
+| `top`       | the first discard card, its first-card effect applies (optional: else turned from `deck`) |
 | `deck`      | the top of the draw pile, in order, top first (optional)               |
 | `foreheads` | optional: one list of forehead card codes per seat, oldest first       |
 | `scores`    | optional: the match scores (or penalty tallies) to start from          |

@@ -6,7 +6,7 @@ A rule set is a preset (which fixes the colour names and the default deck) plus 
 |------------------------------|--------------------------|------------------------------------------------------|
 | `two_player_reverse_is_skip` | True                     | with 2 players a Reverse also skips the other player |
 | `card_counts`                | the preset's deck        | copies of each card kind in the deck                 |
-| `card_points`                | numbers face value (5 in `emoji`), actions 20, wilds 50 (WC/WS 40 in `swap`) | points of each kind |
+| `card_points`                | see below                | points of each kind                                  |
 | `hand_size`                  | 7                        | cards dealt to each player                           |
 | `stack_draw_two`             | False (True in `swap`)   | a Draw Two may be answered with a Draw Two           |
 | `challenge_wild_draw_four`   | True                     | a Wild Draw Four may be challenged (and played illegally) |
@@ -17,6 +17,9 @@ A rule set is a preset (which fixes the colour names and the default deck) plus 
 | `uno_penalty`                | 2 (4 in `swap`)          | cards drawn by a player caught not calling UNO       |
 | `target_score`               | 500                      | the score that ends a match                          |
 | `scoring`                    | "winner_takes"           | or "penalty": lowest running tally of own points wins |
+
+Points by default: numbers their face value (5 each in `emoji`), Skip/Reverse/Draw Two 20, wild cards 50
+(Wild Customizable and Wild Swap 40 in `swap`).
 
 `card_counts` and `card_points` take a partial mapping that overrides the preset: keys are card codes
 (`"R5"`, `"WN"`) or a bare rank (`"5"`, `"S"`, `"R"`, `"+2"`) meaning that rank in every colour. Any preset
@@ -123,10 +126,10 @@ class RuleSet:
 
     def card_counts_by_code(self) -> dict[str, int]:
         """The deck as {code: copies}, only kinds that are in it."""
-        return {code: n for code, n in zip(self.codes, self.card_counts) if n}
+        return {code: n for code, n in zip(self.codes, self.card_counts, strict=True) if n}
 
     def card_points_by_code(self) -> dict[str, int]:
-        return dict(zip(self.codes, self.card_points))
+        return dict(zip(self.codes, self.card_points, strict=True))
 
     def check_players(self, num_players: int) -> None:
         """Refuse a player count this rule set cannot deal for."""
