@@ -99,7 +99,9 @@ RPC = C.RANKS_PER_COLOR
 W4 = C.WILD_DRAW_FOUR
 
 # Codes returned by `check_game` (0 = fine); `batch.INVARIANT_MESSAGES` explains them.
-OK, BAD_CARD_COUNT, NEGATIVE_COUNT, BAD_SEAT, BAD_PHASE, NO_LEGAL_ACTION, BAD_PILE, BAD_COLOR = range(8)
+OK, BAD_CARD_COUNT, NEGATIVE_COUNT, BAD_SEAT, BAD_PHASE, NO_LEGAL_ACTION, BAD_PILE, BAD_COLOR, SCORE_DECREASED = range(
+    9
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -321,28 +323,34 @@ def _fill_deck(st, c):
 
 @njit(cache=True)
 def _choose_dealer(st, c):
-    """Each player draws; the highest number deals (action and wild cards count 0); ties draw again."""
-    nplayers = c.num_players
+    """Shuffle the whole deck and let the players draw for the deal (the cards go back afterwards)."""
     _fill_deck(st, c)
+    return dealer_from_draws(st, c)
+
+
+@njit(cache=True)
+def dealer_from_draws(st, c):
+    """Players draw in seat order from the top of the draw pile; the highest number deals (action and
+    wild cards count 0); players tied for highest draw again among themselves."""
+    nplayers = c.num_players
     contenders = np.ones(nplayers, np.bool_)
-    pos = 0
+    values = np.zeros(nplayers, np.int64)
+    pos = st.draw_len
     while True:
         best = -1
-        values = np.full(nplayers, -1, np.int64)
         for p in range(nplayers):
             if contenders[p]:
-                if pos == st.draw_len:
+                if pos == 0:
                     _shuffle(st, st.draw_pile, st.draw_len)
-                    pos = 0
+                    pos = st.draw_len
+                pos -= 1
                 kind = st.draw_pile[pos]
-                pos += 1
-                value = kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
-                values[p] = value
-                best = max(best, value)
+                values[p] = kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
+                best = max(best, values[p])
         n_best = 0
         dealer = -1
         for p in range(nplayers):
-            contenders[p] = values[p] == best
+            contenders[p] = contenders[p] and values[p] == best
             if contenders[p]:
                 n_best += 1
                 dealer = p
@@ -936,30 +944,51 @@ def check_game(st, c):
     return OK
 
 
-@njit(cache=True, parallel=True)
-def random_play(s, c, steps, seeds, next_seed, agent_rng):
-    """Benchmark loop: each game takes `steps` random legal actions, reset with a fresh seed when over.
+@njit(cache=True)
+def next_episode_seed(seed):
+    """The seed of a game's next episode, from its last one alone (never from its batch position)."""
+    return seed * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
 
-    The random choice uses `agent_rng[g]`, not the game's own generator. Returns the episodes finished.
+
+@njit(cache=True, parallel=True)
+def random_play(s, cfg, steps, seeds, agent_rng, validate, errors):
+    """Each game takes `steps` uniformly random legal actions; a finished game starts its next episode.
+
+    Used by the benchmark and by the random-play sweeps. The choice uses `agent_rng[g]`, never the game's
+    own generator; a new episode's seed is `next_episode_seed(seeds[g])`. With `validate`, `check_game`
+    runs after every step and scores must never go down; game g stops at its first failure, with the
+    code in errors[g]. Returns the number of episodes finished.
     """
     batch = s.shape[0]
     finished = np.zeros(batch, np.int64)
     for g in prange(batch):
         st = s[g]
+        c = cfg[0]  # a record cannot enter a parallel loop as an argument; its array can
         m = np.zeros(A.NUM_ACTIONS, np.uint8)
         legal = np.zeros(A.NUM_ACTIONS, np.int64)
+        last_scores = np.zeros(MAX_PLAYERS, np.int64)
         for _ in range(steps):
             if st.done:
                 finished[g] += 1
-                seeds[g] = next_seed + g + batch * finished[g]
+                seeds[g] = next_episode_seed(seeds[g])
                 _reset_game(st, c, seeds[g])
+                last_scores[:] = 0
             _fill_mask(st, c, m)
             n = 0
             for a in range(A.NUM_ACTIONS):
                 if m[a]:
                     legal[n] = a
                     n += 1
-            agent_rng[g] = agent_rng[g] * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
+            agent_rng[g] = next_episode_seed(agent_rng[g])
             pick = np.int64(((agent_rng[g] >> _S32) * np.uint64(n)) >> _S32)
             _step_game(st, c, legal[pick])
+            if validate:
+                code = check_game(st, c)
+                for p in range(MAX_PLAYERS):
+                    if st.scores[p] < last_scores[p] and code == OK:
+                        code = SCORE_DECREASED
+                    last_scores[p] = st.scores[p]
+                if code != OK:
+                    errors[g] = code
+                    break
     return finished.sum()

@@ -43,6 +43,7 @@ INVARIANT_MESSAGES = {
     E.NO_LEGAL_ACTION: "the deciding seat has no legal action",
     E.BAD_PILE: "a pile of impossible size",
     E.BAD_COLOR: "no active colour while playing",
+    E.SCORE_DECREASED: "a score went down",
 }
 
 
@@ -117,19 +118,24 @@ class GameBatch:
         self.action_names = A.action_names(self.rules.colors)
         self.codes = self.rules.codes
         self._all = np.ones(batch_size, np.bool_)
+        self.episode_seeds = np.zeros(batch_size, np.uint64)  # the seed each game's episode started from
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seeds: int | Sequence[int] | np.ndarray = 0) -> None:
         """New episodes in every game: game g gets seeds[g] (an int seed gives seed + g)."""
-        seeds = self._seed_array(seeds)
-        E.reset_games(self.state, self.config[0], seeds, self._all)
+        self.episode_seeds[:] = self._seed_array(seeds)
+        E.reset_games(self.state, self.config[0], self.episode_seeds, self._all)
 
     def reset_where(self, which: np.ndarray, seeds: np.ndarray) -> None:
         """New episodes only in the games g with which[g], from seeds[g]."""
-        E.reset_games(self.state, self.config[0], self._seed_array(seeds), np.asarray(which, np.bool_))
+        which = np.asarray(which, np.bool_)
+        seeds = self._seed_array(seeds)
+        self.episode_seeds[which] = seeds[which]
+        E.reset_games(self.state, self.config[0], seeds, which)
 
     def reset_game(self, g: int, seed: int = 0, deal: dict | None = None) -> None:
         """A new episode in game g: a shuffled deal from `seed`, or the dealt scenario `deal`."""
+        self.episode_seeds[g] = np.uint64(seed)
         if deal is None:
             which = np.zeros(self.batch_size, np.bool_)
             which[g] = True
@@ -255,6 +261,21 @@ class GameBatch:
         legal = ", ".join(self.action_names[a] for a in np.flatnonzero(mask[0])) or "none (the episode is over)"
         where = f" in game {g}" if self.batch_size > 1 else ""
         return f"illegal action {name!r}{where} in phase {phase!r} (seat {self.state.seat[g]}); legal: {legal}"
+
+    def play_random(self, steps: int, agent_seed: int | np.ndarray = 0, validate: bool = False) -> int:
+        """Every game takes `steps` uniformly random legal actions inside compiled code; finished games
+        start their next episode (seeded from their last one). `agent_seed` seeds the random choices
+        (an int gives game g the seed agent_seed + g). Returns the episodes finished. With `validate`,
+        the invariants are checked after every step and a failure raises AssertionError.
+        """
+        agent_rng = self._seed_array(agent_seed)
+        errors = np.zeros(self.batch_size, np.int64)
+        finished = E.random_play(self.state, self.config, steps, self.episode_seeds, agent_rng, validate, errors)
+        bad = np.flatnonzero(errors)
+        if bad.size:
+            g = int(bad[0])
+            raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[int(errors[g])]}: {self.describe(g)}")
+        return int(finished)
 
     # ------------------------------------------------------------------ reading
     @property
