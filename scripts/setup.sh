@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Create .venv (once) and install the project with its test tools, pinned by constraints.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test]"
