@@ -273,8 +273,7 @@ class GameBatch:
         finished = E.random_play(self.state, self.config, steps, self.episode_seeds, agent_rng, validate, errors)
         bad = np.flatnonzero(errors)
         if bad.size:
-            g = int(bad[0])
-            raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[int(errors[g])]}: {self.describe(g)}")
+            self._raise_invariant(int(bad[0]), int(errors[bad[0]]))
         return int(finished)
 
     # ------------------------------------------------------------------ reading
@@ -306,7 +305,10 @@ class GameBatch:
         """Raise AssertionError if game g breaks an invariant (every card in exactly one place, ...)."""
         code = E.check_game(self.state[g], self.config[0])
         if code != E.OK:
-            raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[code]}: {self.describe(g)}")
+            self._raise_invariant(g, code)
+
+    def _raise_invariant(self, g: int, code: int) -> None:
+        raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[code]}: {self.describe(g)}")
 
     def describe(self, g: int) -> dict[str, Any]:
         """Game g as plain Python values; equal games give equal descriptions."""
