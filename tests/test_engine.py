@@ -94,3 +94,21 @@ def test_masks_are_zero_for_finished_games_and_stepping_them_is_refused():
     assert batch.legal_masks().sum() == 0
     with pytest.raises(ValueError, match="episode is over"):
         batch.step(actions)
+
+
+@pytest.mark.parametrize(
+    "corrupt, message",
+    [
+        (lambda st: st.hand.__setitem__((0, 5), st.hand[0, 5] + 1), "do not match the deck"),
+        (lambda st: st.hand.__setitem__((1, 7), -1), "negative count"),
+        (lambda st: setattr(st, "seat", 4), "seat outside"),
+        (lambda st: setattr(st, "phase", 12), "unknown phase"),
+        (lambda st: setattr(st, "color", -1), "no active colour"),
+    ],
+)
+def test_validator_catches_a_broken_state(corrupt, message):
+    game = Game("classic", 3, deal={"dealer": 2, "hands": [["R1", "B2"], ["G3"], ["Y4"]], "top": "R5"})
+    game.check()
+    corrupt(game.batch.state[0])
+    with pytest.raises(AssertionError, match=message):
+        game.check()

@@ -326,7 +326,7 @@ class GameBatch:
             "color": self.rules.colors[color] if color >= 0 else None,
             "direction": int(st.direction),
             "seat": int(st.seat),
-            "phase": A.PHASE_NAMES[int(st.phase)],
+            "phase": A.PHASE_NAMES[st.phase] if 0 <= st.phase < len(A.PHASE_NAMES) else f"unknown {st.phase}",
             "pile": int(st.draw_len),
             "scores": [int(x) for x in st.scores[:n]],
             "dealer": int(st.dealer),
