@@ -104,6 +104,7 @@ def test_masks_are_zero_for_finished_games_and_stepping_them_is_refused():
         (lambda st: setattr(st, "seat", 4), "seat outside"),
         (lambda st: setattr(st, "phase", 12), "unknown phase"),
         (lambda st: setattr(st, "color", -1), "no active colour"),
+        (lambda st: st.known.__setitem__((0, 1, 30), 1), "knows"),
     ],
 )
 def test_validator_catches_a_broken_state(corrupt, message):

@@ -58,6 +58,10 @@ STATE_DTYPE = np.dtype(
         ("fh_wrong", np.uint8, (MAX_DECK,)),
         ("hand", np.int8, (MAX_PLAYERS, C.NUM_KINDS)),
         ("face", np.int8, (MAX_PLAYERS,)),  # owes the emoji face check at their next turn start
+        ("last_action", np.int16, (MAX_PLAYERS,)),  # each seat's last public action this round, -1 none
+        # known[o, h, k]: copies of kind k that seat o knows seat h holds (from an Urrrhhh it gave, a Swap,
+        # a challenge), less those h has played since: what a careful player at seat o remembers.
+        ("known", np.int8, (MAX_PLAYERS, MAX_PLAYERS, C.NUM_KINDS)),
         ("scores", np.int32, (MAX_PLAYERS,)),
         ("winners", np.int8, (MAX_PLAYERS,)),
     ],
@@ -297,6 +301,8 @@ def _clear_round(st):
     st.fh_len = 0
     st.hand[:, :] = 0
     st.face[:] = 0
+    st.last_action[:] = -1
+    st.known[:, :, :] = 0
     st.pending_draw = 0
     st.effect = EFFECT_NONE
     st.effect_amount = 0
@@ -540,9 +546,18 @@ def _went_out(st, c, seat):
 
 
 @njit(cache=True)
+def _forget_played(st, c, holder, kind):
+    """`holder` played a card of `kind`: whoever knew of such a card in its hand knows one fewer."""
+    for o in range(c.num_players):
+        if st.known[o, holder, kind] > 0:
+            st.known[o, holder, kind] -= 1
+
+
+@njit(cache=True)
 def _play_card(st, c, seat, kind):
     """`seat` plays `kind` from its hand (already known to be legal)."""
     st.hand[seat, kind] -= 1
+    _forget_played(st, c, seat, kind)
     if kind == W4:
         st.w4_player = seat
         st.w4_prev_color = st.color
@@ -635,14 +650,26 @@ def _give_away(st, c, seat, color):
     for i in range(n):
         receiver = (seat + 1 + i % (nplayers - 1)) % nplayers
         st.hand[receiver, given[i]] += 1
+        st.known[seat, receiver, given[i]] += 1  # the giver knows which card went to whom
+    for o in range(nplayers):
+        for r in range(RPC):
+            st.known[o, seat, base + r] = 0  # everyone saw the whole colour leave
 
 
 @njit(cache=True)
-def _swap_hands(st, a, b):
+def _swap_hands(st, c, a, b):
+    """Wild Swap: a and b exchange hands. Both know both hands; what others knew moves with the hands."""
     for k in range(NK):
         t = st.hand[a, k]
         st.hand[a, k] = st.hand[b, k]
         st.hand[b, k] = t
+        for o in range(c.num_players):
+            if o != a and o != b:
+                t = st.known[o, a, k]
+                st.known[o, a, k] = st.known[o, b, k]
+                st.known[o, b, k] = t
+        st.known[a, b, k] = st.hand[b, k]
+        st.known[b, a, k] = st.hand[a, k]
 
 
 @njit(cache=True)
@@ -662,6 +689,10 @@ def _apply(st, c, action):
     """Apply one legal action to one game."""
     seat = np.int64(st.seat)
     phase = st.phase
+    if not (phase == DRAWN and action == A.PASS):
+        # Public record of the seat's last action. Keeping a drawn card stays "draw": others cannot tell
+        # a kept playable card from an unplayable one.
+        st.last_action[seat] = action
     if phase == PLAY:
         if action == A.DRAW:
             if st.pending_draw > 0:
@@ -693,7 +724,9 @@ def _apply(st, c, action):
     elif phase == CHALLENGE_PHASE:
         if action == A.ACCEPT:
             _skip_turn_drawn(st, c, seat, 4)
-        elif st.w4_guilty:
+            return
+        _show_hand(st, seat, st.w4_player)
+        if st.w4_guilty:
             _draw_cards(st, st.w4_player, 4)
             _begin_turn_body(st, c, seat)
         else:
@@ -725,13 +758,14 @@ def _apply(st, c, action):
     elif phase == SWAP_PHASE:
         if action != A.PASS:
             other = (seat + action - A.SWAP_BASE) % c.num_players
-            _swap_hands(st, seat, other)
+            _swap_hands(st, c, seat, other)
             _note_drop(st, seat)
             if _went_out(st, c, seat) or _went_out(st, c, other):
                 return
         st.phase = COLOR
     elif phase == EMOJI_PHASE:
         st.hand[seat, action] -= 1
+        _forget_played(st, c, seat, action)
         _push_discard(st, action)
         st.color = action // RPC
         _note_drop(st, seat)
@@ -743,6 +777,13 @@ def _apply(st, c, action):
             if c.uno_catch_rate >= 1.0 or _rand_unit(st) < c.uno_catch_rate:
                 _draw_cards(st, seat, c.uno_penalty)
         _advance(st, c)
+
+
+@njit(cache=True)
+def _show_hand(st, viewer, holder):
+    """A challenge shows `holder`'s hand to `viewer`, who remembers it."""
+    for k in range(NK):
+        st.known[viewer, holder, k] = st.hand[holder, k]
 
 
 @njit(cache=True)
@@ -924,6 +965,11 @@ def check_game(st, c):
     for k in range(NK):
         if seen[k] != c.counts[k]:
             return BAD_CARD_COUNT
+    for o in range(nplayers):
+        for h in range(nplayers):
+            for k in range(NK):
+                if st.known[o, h, k] > st.hand[h, k] or st.known[o, h, k] < 0:
+                    return PHANTOM_KNOWLEDGE
     if st.phase < PLAY or st.phase > OVER:
         return BAD_PHASE
     if (st.phase == OVER) != (st.done == 1):

@@ -44,6 +44,7 @@ INVARIANT_MESSAGES = {
     E.BAD_PILE: "a pile of impossible size",
     E.BAD_COLOR: "no active colour while playing",
     E.SCORE_DECREASED: "a score went down",
+    E.PHANTOM_KNOWLEDGE: "a seat 'knows' of cards another seat does not hold",
 }
 
 
