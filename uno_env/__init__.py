@@ -1,13 +1,22 @@
 """uno-env: UNO and four variants as a reinforcement-learning environment.
 
+`uno_env.env()` is the PettingZoo AEC env (also `pettingzoo.make("aec", "uno_env/uno_v0")` once
+`uno_env` is imported).
+
 The rules live once, in the compiled batched engine (`uno_env.engine`); `Game` and `GameBatch`
 (`uno_env.game`) are its Python face. See the README for the rules the engine plays.
 """
 
+from pettingzoo import register as _register
+
 from .actions import NUM_ACTIONS, PHASE_NAMES, action_id, action_names
+from .aec import env, raw_env
 from .cards import NUM_KINDS, parse_card
 from .game import Game, GameBatch, IllegalActionError
+from .observation import observation_layout
 from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
+
+_register("aec", "uno_env/uno_v0", entry_point="uno_env.aec:env")
 
 __version__ = "0.1.0"
 
@@ -22,6 +31,9 @@ __all__ = [
     "PRESETS",
     "RuleSet",
     "action_id",
+    "env",
+    "raw_env",
+    "observation_layout",
     "action_names",
     "make_rules",
     "parse_card",

@@ -941,6 +941,19 @@ def first_illegal(s, c, actions):
 
 
 @njit(cache=True)
+def step_one(s, c, g, action):
+    """Apply `action` to game g if it is legal; returns whether it was (an illegal one changes nothing)."""
+    if action < 0 or action >= A.NUM_ACTIONS:
+        return False
+    m = np.zeros(A.NUM_ACTIONS, np.uint8)
+    _fill_mask(s[g], c, m)
+    if m[action] == 0:
+        return False
+    _step_game(s[g], c, action)
+    return True
+
+
+@njit(cache=True)
 def apply_actions(s, c, actions):
     """Apply one action per game; every action must be legal (see `first_illegal`)."""
     for g in range(s.shape[0]):

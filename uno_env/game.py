@@ -254,6 +254,11 @@ class GameBatch:
         E.apply_actions(sub, self.config[0], actions[index])
         self.state[index] = sub
 
+    def step_game(self, g: int, action: int) -> None:
+        """Apply one action id to game g alone (the fast path for one game at a time)."""
+        if not E.step_one(self.state, self.config[0], g, action):
+            raise IllegalActionError(self._illegal_message(g, action))
+
     def _illegal_message(self, g: int, action: int) -> str:
         name = self.action_names[action] if 0 <= action < A.NUM_ACTIONS else f"id {action}"
         phase = A.PHASE_NAMES[self.state.phase[g]]
@@ -372,7 +377,7 @@ class Game:
 
     def step(self, action: str | int) -> None:
         """Apply one action (name or id); an illegal one raises IllegalActionError and changes nothing."""
-        self.batch.step(np.array([self.action_id(action)]))
+        self.batch.step_game(0, self.action_id(action))
 
     def legal_action_ids(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.batch.legal_masks()[0])]

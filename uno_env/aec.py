@@ -1,0 +1,233 @@
+"""# UNO (uno_v0): a PettingZoo AEC environment
+
+```python
+import uno_env
+
+env = uno_env.env(variant="unocorns", num_players=4)          # or pettingzoo.make("aec", "uno_env/uno_v0")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| Agents | `player_0` .. `player_{N-1}`; agent i sits in seat i, N = 2..10 |
+| Actions | `Discrete(77)`: the engine's universal layout (`uno_env.actions`); names in `env.unwrapped.action_names` |
+| Observations | `{"observation": Box(-1, 127, (L,), int8), "action_mask": Box(0, 1, (77,), int8)}` |
+| Import | `uno_env.env(...)`, `uno_env.raw_env(...)`, `from uno_env import uno_v0` |
+
+Arguments: `variant` (a preset: classic, unocorns, monster_high, emoji, swap), `num_players`, `render_mode`
+(None, "ansi", "human"), `observation` ("minimal", "knowledge", "seer"), `episode` ("round" or "match"),
+`max_steps` (decisions before truncation), `reward` ("win" or "points"), and any rule option of
+`uno_env.rules` as a keyword (`stack_draw_two=True`, `uno_call="explicit"`, ...).
+
+**Turns.** A turn can take several decisions (a colour after a wild, the Narwhal guesses, the UNO call):
+`agent_selection` then stays with the same agent. The action mask is all zeros for every agent but the one
+deciding.
+
+**Observation.** The layout is the table in `uno_env.observation`, relative to the observer;
+`env.unwrapped.observation_layout` maps field name -> (slice, shape) and `env.unwrapped.unflatten(obs)`
+splits a vector into named fields. The levels follow Hanabi research: `minimal` (what the seat sees
+now), `knowledge` (plus what a careful player remembers: the cards played since the last reshuffle, its
+wrong Narwhal guesses, cards it saw in others' hands, everyone's last action, the colour before a Wild
+Draw Four) and `seer` (everything, own forehead cards included: for debugging and upper bounds only).
+
+**Rewards.** `reward="win"`: when the episode ends the winner gets +1 and every other player -1/(N-1)
+(winners tied under penalty scoring share +1; the others share -1): zero-sum. In a match episode this
+comes at the match's end. `reward="points"`: at every round's end the round's winner gets its points /
+target_score and every other player -points / target_score / (N-1). A step limit truncates
+(`truncations`), with reward 0.
+
+**Scenarios.** `reset(seed=..., options={"deal": {...}})` deals a scenario as in `uno_env.game`.
+`env.unwrapped.describe()` is the engine's description of the game (it shows hidden cards: for tests and
+debugging, not for agents). `infos` are empty: nothing secret travels there.
+
+**Wrappers.** `env()` is `raw_env` inside PettingZoo's TerminateIllegalWrapper (an illegal move ends the
+game with -1 for the mover), AssertOutOfBoundsWrapper and OrderEnforcingWrapper. `raw_env` itself refuses
+an illegal action with the engine's `IllegalActionError` and leaves the game as it was.
+
+**Version history.** v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import actions as A
+from . import observation as O
+from .game import DEFAULT_MAX_STEPS, GameBatch
+from .render import render_text
+
+REWARDS = ("win", "points")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The UNO AEC env inside PettingZoo's standard wrappers (see the module docstring)."""
+    environment = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    return wrappers.OrderEnforcingWrapper(environment)
+
+
+class raw_env(AECEnv, EzPickle):
+    """UNO as a PettingZoo AEC env: a view of the engine with a batch of one game."""
+
+    metadata = {"name": "uno_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        num_players: int = 2,
+        render_mode: str | None = None,
+        observation: str = "knowledge",
+        episode: str = "round",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        reward: str = "win",
+        **rule_options: Any,
+    ):
+        EzPickle.__init__(
+            self, variant, num_players, render_mode, observation, episode, max_steps, reward, **rule_options
+        )
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
+        self.game = GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options)
+        self.rules = self.game.rules
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.reward_kind = reward
+        self.observation_level = observation
+        self._level = O.level_index(observation)
+        self._offsets = O.field_offsets(observation, num_players)
+        self.observation_layout = O.observation_layout(observation, num_players)
+        size = O.observation_size(observation, num_players)
+        self.action_names = self.game.action_names
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agents = self.possible_agents[:]
+        self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(A.NUM_ACTIONS) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-1, 127, (size,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._seed_source = np.random.default_rng()
+        self._rounds_seen = 0
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        options = options or {}  # only "deal" is read; other keys are ignored, as PettingZoo expects
+        if seed is not None:
+            self._seed_source = np.random.default_rng(seed)
+        game_seed = int(self._seed_source.integers(2**63))
+        self.game.reset_game(0, game_seed, options.get("deal"))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._rounds_seen = 0
+        self.agent_selection = self.possible_agents[int(self.game.state.seat[0])]
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.game.step_game(0, int(action))
+        self._cumulative_rewards[agent] = 0.0
+        st = self.game.state[0]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.reward_kind == "points" and st.rounds > self._rounds_seen:
+            self._share(self._round_points_rewards(st))
+        self._rounds_seen = int(st.rounds)
+        if st.done:
+            if st.truncated:
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                if self.reward_kind == "win":
+                    self._share(self._win_rewards(st))
+                self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[int(st.seat)]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _win_rewards(self, st) -> np.ndarray:
+        n = self.num_players
+        won = st.winners[:n].astype(bool)
+        k = int(won.sum())
+        if k == n:
+            return np.zeros(n)
+        return np.where(won, 1.0 / k, -1.0 / (n - k))
+
+    def _round_points_rewards(self, st) -> np.ndarray:
+        n = self.num_players
+        value = st.round_points / self.rules.target_score
+        rewards = np.full(n, -value / (n - 1))
+        rewards[st.round_winner] = value
+        return rewards
+
+    def _share(self, rewards: np.ndarray) -> None:
+        for agent in self.agents:
+            self.rewards[agent] = float(rewards[self._seat_of[agent]])
+
+    # ------------------------------------------------------------------ observing
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat_of[agent]
+        observation = np.empty(self.observation_spaces[agent]["observation"].shape, np.int8)
+        O.encode_one(self.game.state, self.game.config[0], 0, seat, self._level, self._offsets, observation)
+        mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        if int(self.game.state.seat[0]) == seat and not self.game.state.done[0]:
+            mask[:] = self.game.legal_masks()[0]
+        return {"observation": observation, "action_mask": mask}
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """Named fields of an observation vector (views), by `observation_layout`."""
+        return O.unflatten(observation, self.observation_level, self.num_players)
+
+    def action_id(self, name: str) -> int:
+        """The action id of a name such as 'play R5', 'color blue', 'swap +2'."""
+        return A.action_id(name, self.rules.colors)
+
+    def describe(self) -> dict[str, Any]:
+        """The engine's description of the game (all cards shown: for tests and debugging)."""
+        return self.game.describe(0)
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        viewer = self._seat_of[self.agent_selection]
+        text = render_text(self.game, viewer, color=self.render_mode == "human")
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
