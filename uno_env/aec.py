@@ -62,6 +62,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import actions as A
+from . import engine as E
 from . import observation as O
 from .game import DEFAULT_MAX_STEPS, GameBatch
 from .render import render_text
@@ -111,6 +112,8 @@ class raw_env(AECEnv, EzPickle):
         self._offsets = O.field_offsets(observation, num_players)
         self.observation_layout = O.observation_layout(observation, num_players)
         size = O.observation_size(observation, num_players)
+        self._observation_size = size
+        self._state, self._config = self.game.state_array, self.game.config_array
         self.action_names = self.game.action_names
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
@@ -127,6 +130,7 @@ class raw_env(AECEnv, EzPickle):
         }
         self._seed_source = np.random.default_rng()
         self._rounds_seen = 0
+        self._rewards_given = False
         self.agent_selection = self.possible_agents[0]
 
     def observation_space(self, agent):
@@ -149,6 +153,7 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._rounds_seen = 0
+        self._rewards_given = False
         self.agent_selection = self.possible_agents[int(self.game.state.seat[0])]
         if self.render_mode == "human":
             self.render()
@@ -158,52 +163,52 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.game.step_game(0, int(action))
+        status = self.game.step_game(0, int(action))
         self._cumulative_rewards[agent] = 0.0
-        st = self.game.state[0]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.reward_kind == "points" and st.rounds > self._rounds_seen:
-            self._share(self._round_points_rewards(st))
-        self._rounds_seen = int(st.rounds)
-        if st.done:
-            if st.truncated:
+        if self._rewards_given:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_given = False
+        if self.reward_kind == "points" and status[E.STATUS_ROUNDS] > self._rounds_seen:
+            self._give(self._round_points_rewards(status))
+        self._rounds_seen = int(status[E.STATUS_ROUNDS])
+        if status[E.STATUS_DONE]:
+            if status[E.STATUS_TRUNCATED]:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
                 if self.reward_kind == "win":
-                    self._share(self._win_rewards(st))
+                    self._give(self._win_rewards())
                 self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[int(st.seat)]
-        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[status[E.STATUS_SEAT]]
+        if self._rewards_given:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _win_rewards(self, st) -> np.ndarray:
+    def _win_rewards(self) -> np.ndarray:
         n = self.num_players
-        won = st.winners[:n].astype(bool)
+        won = self.game.winners[0].astype(bool)
         k = int(won.sum())
         if k == n:
             return np.zeros(n)
         return np.where(won, 1.0 / k, -1.0 / (n - k))
 
-    def _round_points_rewards(self, st) -> np.ndarray:
+    def _round_points_rewards(self, status: np.ndarray) -> np.ndarray:
         n = self.num_players
-        value = st.round_points / self.rules.target_score
+        value = status[E.STATUS_ROUND_POINTS] / self.rules.target_score
         rewards = np.full(n, -value / (n - 1))
-        rewards[st.round_winner] = value
+        rewards[status[E.STATUS_ROUND_WINNER]] = value
         return rewards
 
-    def _share(self, rewards: np.ndarray) -> None:
+    def _give(self, rewards: np.ndarray) -> None:
         for agent in self.agents:
             self.rewards[agent] = float(rewards[self._seat_of[agent]])
+        self._rewards_given = True
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat_of[agent]
-        observation = np.empty(self.observation_spaces[agent]["observation"].shape, np.int8)
-        O.encode_one(self.game.state, self.game.config[0], 0, seat, self._level, self._offsets, observation)
-        mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        if int(self.game.state.seat[0]) == seat and not self.game.state.done[0]:
-            mask[:] = self.game.legal_masks()[0]
+        observation = np.empty(self._observation_size, np.int8)
+        mask = np.empty(A.NUM_ACTIONS, np.int8)
+        O.observe_one(self._state, self._config, 0, self._seat_of[agent], self._level, self._offsets, observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:

@@ -10,8 +10,9 @@ Piles hold card kinds (see `cards`); the top of the draw pile and of the discard
 entry. Forehead cards of all seats sit in one list (`fh_*`, oldest first) with their owner seat and the
 bit mask of colours already guessed wrong for them.
 
-The entry points used from Python: `reset_games`, `setup_dealt`, `fill_masks`, `first_illegal`,
-`apply_actions`, `check_game`, and `random_play` (the benchmark loop).
+The entry points used from Python take the state array `s` and the 1-element config array `cfg` (plain
+ndarrays: numba reads them faster than records): `reset_games`, `setup_dealt`, `fill_masks`,
+`first_illegal`, `apply_actions`, `step_one`, `check_one` and `random_play` (the benchmark loop).
 """
 
 from __future__ import annotations
@@ -886,17 +887,19 @@ def _reset_game(st, c, seed):
 
 
 @njit(cache=True)
-def reset_games(s, c, seeds, which):
+def reset_games(s, cfg, seeds, which):
     """Start a new episode in every game g with which[g], from seeds[g]."""
+    c = cfg[0]
     for g in range(s.shape[0]):
         if which[g]:
             _reset_game(s[g], c, seeds[g])
 
 
 @njit(cache=True)
-def setup_dealt(s, c, g, seed, dealer, hands, fh_cards, fh_seats, top_first, rest, scores):
+def setup_dealt(s, cfg, g, seed, dealer, hands, fh_cards, fh_seats, top_first, rest, scores):
     """Start game g from a dealt scenario: `top_first` is the first card then the deck, top first;
     `rest` (the unplaced cards) goes below it in seeded random order."""
+    c = cfg[0]
     st = s[g]
     _new_episode(st, seed)
     _clear_round(st)
@@ -921,14 +924,16 @@ def setup_dealt(s, c, g, seed, dealer, hands, fh_cards, fh_seats, top_first, res
 
 
 @njit(cache=True)
-def fill_masks(s, c, out):
+def fill_masks(s, cfg, out):
+    c = cfg[0]
     for g in range(s.shape[0]):
         _fill_mask(s[g], c, out[g])
 
 
 @njit(cache=True)
-def first_illegal(s, c, actions):
+def first_illegal(s, cfg, actions):
     """The index of the first game whose action is illegal (or whose episode is over), else -1."""
+    c = cfg[0]
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
     for g in range(s.shape[0]):
         a = actions[g]
@@ -940,24 +945,48 @@ def first_illegal(s, c, actions):
     return -1
 
 
+# What `step_one` reports in its `status` array.
+STATUS_SEAT, STATUS_DONE, STATUS_TRUNCATED, STATUS_ROUNDS, STATUS_ROUND_WINNER, STATUS_ROUND_POINTS = range(6)
+STATUS_SIZE = 6
+
+
 @njit(cache=True)
-def step_one(s, c, g, action):
-    """Apply `action` to game g if it is legal; returns whether it was (an illegal one changes nothing)."""
+def step_one(s, cfg, g, action, status):
+    """Apply `action` to game g if it is legal; returns whether it was (an illegal one changes nothing).
+
+    `status` (int64, STATUS_SIZE) receives the game's seat, done, truncated, rounds, round winner and
+    round points afterwards, so a caller reads them without touching the record array from Python.
+    """
+    c = cfg[0]
+    st = s[g]
     if action < 0 or action >= A.NUM_ACTIONS:
         return False
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
-    _fill_mask(s[g], c, m)
+    _fill_mask(st, c, m)
     if m[action] == 0:
         return False
-    _step_game(s[g], c, action)
+    _step_game(st, c, action)
+    status[STATUS_SEAT] = st.seat
+    status[STATUS_DONE] = st.done
+    status[STATUS_TRUNCATED] = st.truncated
+    status[STATUS_ROUNDS] = st.rounds
+    status[STATUS_ROUND_WINNER] = st.round_winner
+    status[STATUS_ROUND_POINTS] = st.round_points
     return True
 
 
 @njit(cache=True)
-def apply_actions(s, c, actions):
+def apply_actions(s, cfg, actions):
     """Apply one action per game; every action must be legal (see `first_illegal`)."""
+    c = cfg[0]
     for g in range(s.shape[0]):
         _step_game(s[g], c, actions[g])
+
+
+@njit(cache=True)
+def check_one(s, cfg, g):
+    """`check_game` for game g of a batch."""
+    return check_game(s[g], cfg[0])
 
 
 @njit(cache=True)

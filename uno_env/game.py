@@ -120,19 +120,23 @@ class GameBatch:
         self.codes = self.rules.codes
         self._all = np.ones(batch_size, np.bool_)
         self.episode_seeds = np.zeros(batch_size, np.uint64)  # the seed each game's episode started from
+        self.status = np.zeros(E.STATUS_SIZE, np.int64)  # written by step_game
+        # Plain-ndarray views for the compiled entry points (numba reads them faster than recarrays).
+        self.state_array = self.state.view(np.ndarray)
+        self.config_array = self.config.view(np.ndarray)
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seeds: int | Sequence[int] | np.ndarray = 0) -> None:
         """New episodes in every game: game g gets seeds[g] (an int seed gives seed + g)."""
         self.episode_seeds[:] = self._seed_array(seeds)
-        E.reset_games(self.state, self.config[0], self.episode_seeds, self._all)
+        E.reset_games(self.state_array, self.config_array, self.episode_seeds, self._all)
 
     def reset_where(self, which: np.ndarray, seeds: np.ndarray) -> None:
         """New episodes only in the games g with which[g], from seeds[g]."""
         which = np.asarray(which, np.bool_)
         seeds = self._seed_array(seeds)
         self.episode_seeds[which] = seeds[which]
-        E.reset_games(self.state, self.config[0], seeds, which)
+        E.reset_games(self.state_array, self.config_array, seeds, which)
 
     def reset_game(self, g: int, seed: int = 0, deal: dict | None = None) -> None:
         """A new episode in game g: a shuffled deal from `seed`, or the dealt scenario `deal`."""
@@ -142,10 +146,10 @@ class GameBatch:
             which[g] = True
             seeds = np.zeros(self.batch_size, np.uint64)
             seeds[g] = np.uint64(seed)
-            E.reset_games(self.state, self.config[0], seeds, which)
+            E.reset_games(self.state_array, self.config_array, seeds, which)
             return
         args = self._parse_deal(deal)
-        E.setup_dealt(self.state, self.config[0], g, np.uint64(seed), *args)
+        E.setup_dealt(self.state_array, self.config_array, g, np.uint64(seed), *args)
 
     def _seed_array(self, seeds) -> np.ndarray:
         if np.isscalar(seeds):
@@ -228,7 +232,7 @@ class GameBatch:
     # ------------------------------------------------------------------ stepping
     def legal_masks(self) -> np.ndarray:
         """The legal-action mask of every game's deciding seat (all zeros for a finished game)."""
-        E.fill_masks(self.state, self.config[0], self.masks)
+        E.fill_masks(self.state_array, self.config_array, self.masks)
         return self.masks
 
     def step(self, actions: Sequence[int] | np.ndarray) -> None:
@@ -241,29 +245,33 @@ class GameBatch:
             raise ValueError(f"actions must have shape ({self.batch_size},), got {actions.shape}")
         active = actions != NO_ACTION
         if active.all():
-            bad = E.first_illegal(self.state, self.config[0], actions)
+            bad = E.first_illegal(self.state_array, self.config_array, actions)
             if bad >= 0:
                 raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
-            E.apply_actions(self.state, self.config[0], actions)
+            E.apply_actions(self.state_array, self.config_array, actions)
             return
         index = np.flatnonzero(active)
-        sub = self.state[index]
-        bad = E.first_illegal(sub, self.config[0], actions[index])
+        sub = self.state_array[index]
+        bad = E.first_illegal(sub, self.config_array, actions[index])
         if bad >= 0:
             raise IllegalActionError(self._illegal_message(int(index[bad]), int(actions[index[bad]])))
-        E.apply_actions(sub, self.config[0], actions[index])
-        self.state[index] = sub
+        E.apply_actions(sub, self.config_array, actions[index])
+        self.state_array[index] = sub
 
-    def step_game(self, g: int, action: int) -> None:
-        """Apply one action id to game g alone (the fast path for one game at a time)."""
-        if not E.step_one(self.state, self.config[0], g, action):
+    def step_game(self, g: int, action: int) -> np.ndarray:
+        """Apply one action id to game g alone (the fast path for one game at a time).
+
+        Returns the game's status afterwards (`engine.STATUS_*`: seat, done, truncated, rounds, ...).
+        """
+        if not E.step_one(self.state_array, self.config_array, g, action, self.status):
             raise IllegalActionError(self._illegal_message(g, action))
+        return self.status
 
     def _illegal_message(self, g: int, action: int) -> str:
         name = self.action_names[action] if 0 <= action < A.NUM_ACTIONS else f"id {action}"
         phase = A.PHASE_NAMES[self.state.phase[g]]
         mask = np.zeros((1, A.NUM_ACTIONS), np.uint8)
-        E.fill_masks(self.state[g : g + 1], self.config[0], mask)
+        E.fill_masks(self.state_array[g : g + 1], self.config_array, mask)
         legal = ", ".join(self.action_names[a] for a in np.flatnonzero(mask[0])) or "none (the episode is over)"
         where = f" in game {g}" if self.batch_size > 1 else ""
         return f"illegal action {name!r}{where} in phase {phase!r} (seat {self.state.seat[g]}); legal: {legal}"
@@ -276,7 +284,9 @@ class GameBatch:
         """
         agent_rng = self._seed_array(agent_seed)
         errors = np.zeros(self.batch_size, np.int64)
-        finished = E.random_play(self.state, self.config, steps, self.episode_seeds, agent_rng, validate, errors)
+        finished = E.random_play(
+            self.state_array, self.config_array, steps, self.episode_seeds, agent_rng, validate, errors
+        )
         bad = np.flatnonzero(errors)
         if bad.size:
             self._raise_invariant(int(bad[0]), int(errors[bad[0]]))
@@ -309,7 +319,7 @@ class GameBatch:
 
     def check(self, g: int) -> None:
         """Raise AssertionError if game g breaks an invariant (every card in exactly one place, ...)."""
-        code = E.check_game(self.state[g], self.config[0])
+        code = E.check_one(self.state_array, self.config_array, g)
         if code != E.OK:
             self._raise_invariant(g, code)
 

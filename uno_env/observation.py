@@ -204,12 +204,25 @@ def _encode(st, c, observer, level, off, out):
 
 
 @njit(cache=True)
-def encode_batch(s, c, observers, level, off, out):
+def encode_batch(s, cfg, observers, level, off, out):
     """out[g] = the observation of seat observers[g] in game g."""
+    c = cfg[0]
     for g in range(s.shape[0]):
         _encode(s[g], c, observers[g], level, off, out[g])
 
 
 @njit(cache=True)
-def encode_one(s, c, g, observer, level, off, out):
-    _encode(s[g], c, observer, level, off, out)
+def observe_one(s, cfg, g, observer, level, off, out, mask):
+    """Seat `observer`'s observation of game g into `out`, and its legal actions into `mask` (all zero
+    unless it is deciding). Returns the deciding seat (or -1 once the episode is over)."""
+    st = s[g]
+    c = cfg[0]
+    _encode(st, c, observer, level, off, out)
+    if st.done:
+        mask[:] = 0
+        return -1
+    if st.seat == observer:
+        E._fill_mask(st, c, mask)
+    else:
+        mask[:] = 0
+    return st.seat
