@@ -35,10 +35,14 @@ wrong Narwhal guesses, cards it saw in others' hands, everyone's last action, th
 Draw Four) and `seer` (everything, own forehead cards included: for debugging and upper bounds only).
 
 **Rewards.** `reward="win"`: when the episode ends the winner gets +1 and every other player -1/(N-1)
-(winners tied under penalty scoring share +1; the others share -1): zero-sum. In a match episode this
+(winners tied under penalty scoring share +1; the others share -1; if every player ties, all get 0):
+zero-sum. In a match episode this
 comes at the match's end. `reward="points"`: at every round's end the round's winner gets its points /
 target_score and every other player -points / target_score / (N-1). A step limit truncates
 (`truncations`), with reward 0.
+
+**Seeds.** `reset(seed=s)` deals the game a vector env deals with seed s; a `reset()` without a seed goes on
+with the next episode's seed, as a vector env does when it resets a finished game.
 
 **Scenarios.** `reset(seed=..., options={"deal": {...}})` deals a scenario as in `uno_env.game`.
 `env.unwrapped.describe()` is the engine's description of the game (it shows hidden cards: for tests and
@@ -64,10 +68,9 @@ from pettingzoo.utils import wrappers
 from . import actions as A
 from . import engine as E
 from . import observation as O
+from . import rewards as R
 from .game import DEFAULT_MAX_STEPS, GameBatch
 from .render import render_text
-
-REWARDS = ("win", "points")
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -100,8 +103,8 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
-        if reward not in REWARDS:
-            raise ValueError(f"reward must be one of {', '.join(map(repr, REWARDS))}, got {reward!r}")
+        self._reward_kind = R.reward_kind_index(reward)
+        self._step_rewards = np.zeros(num_players)
         self.game = GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options)
         self.rules = self.game.rules
         self.num_players = num_players
@@ -128,7 +131,7 @@ class raw_env(AECEnv, EzPickle):
             )
             for a in self.possible_agents
         }
-        self._seed_source = np.random.default_rng()
+        self._last_seed = None
         self._rounds_seen = 0
         self._rewards_given = False
         self.agent_selection = self.possible_agents[0]
@@ -143,8 +146,12 @@ class raw_env(AECEnv, EzPickle):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         options = options or {}  # only "deal" is read; other keys are ignored, as PettingZoo expects
         if seed is not None:
-            self._seed_source = np.random.default_rng(seed)
-        game_seed = int(self._seed_source.integers(2**63))
+            game_seed = seed  # the same seed deals the same game as game `seed` of a vector env
+        elif self._last_seed is None:
+            game_seed = int(np.random.SeedSequence().entropy % 2**63)
+        else:
+            game_seed = int(E.next_episode_seed(np.uint64(self._last_seed)))
+        self._last_seed = game_seed
         self.game.reset_game(0, game_seed, options.get("deal"))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -163,20 +170,23 @@ class raw_env(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        rounds_before = self._rounds_seen
         status = self.game.step_game(0, int(action))
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_given:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewards_given = False
-        if self.reward_kind == "points" and status[E.STATUS_ROUNDS] > self._rounds_seen:
-            self._give(self._round_points_rewards(status))
         self._rounds_seen = int(status[E.STATUS_ROUNDS])
+        if status[E.STATUS_DONE] or self._rounds_seen > rounds_before:
+            R.step_rewards_one(self._state, self._config, 0, self._reward_kind, rounds_before, self._step_rewards)
+            if self._step_rewards.any():
+                for a in self.agents:
+                    self.rewards[a] = float(self._step_rewards[self._seat_of[a]])
+                self._rewards_given = True
         if status[E.STATUS_DONE]:
             if status[E.STATUS_TRUNCATED]:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
-                if self.reward_kind == "win":
-                    self._give(self._win_rewards())
                 self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[status[E.STATUS_SEAT]]
         if self._rewards_given:
@@ -184,31 +194,13 @@ class raw_env(AECEnv, EzPickle):
         if self.render_mode == "human":
             self.render()
 
-    def _win_rewards(self) -> np.ndarray:
-        n = self.num_players
-        won = self.game.winners[0].astype(bool)
-        k = int(won.sum())
-        if k == n:
-            return np.zeros(n)
-        return np.where(won, 1.0 / k, -1.0 / (n - k))
-
-    def _round_points_rewards(self, status: np.ndarray) -> np.ndarray:
-        n = self.num_players
-        value = status[E.STATUS_ROUND_POINTS] / self.rules.target_score
-        rewards = np.full(n, -value / (n - 1))
-        rewards[status[E.STATUS_ROUND_WINNER]] = value
-        return rewards
-
-    def _give(self, rewards: np.ndarray) -> None:
-        for agent in self.agents:
-            self.rewards[agent] = float(rewards[self._seat_of[agent]])
-        self._rewards_given = True
-
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observation = np.empty(self._observation_size, np.int8)
         mask = np.empty(A.NUM_ACTIONS, np.int8)
         O.observe_one(self._state, self._config, 0, self._seat_of[agent], self._level, self._offsets, observation, mask)
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            mask[:] = 0  # also after a wrapper ended the game early (an illegal move under env())
         return {"observation": observation, "action_mask": mask}
 
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:

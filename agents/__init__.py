@@ -1,0 +1,12 @@
+"""Agents: anything that picks actions for a batch of decisions.
+
+The agent protocol (`agents.base.Agent`): an agent has an `observation` attribute naming the observation
+level it reads ("minimal", "knowledge" or "seer") and a method
+``act(observations, action_masks) -> actions`` taking int8 arrays of shape (B, L) and (B, 77) and
+returning B legal action ids. It sees nothing but its observations.
+"""
+
+from .base import Agent
+from .random_agent import RandomAgent
+
+__all__ = ["Agent", "RandomAgent"]
