@@ -2,7 +2,7 @@
 
 Seats are relative to the observer: row 0 is the observer, row 1 its left (seat + 1), and so on; no
 absolute seat or dealer index appears, so the same situation looks the same from every seat. N is the
-number of players. Counts are clipped to 127.
+number of players. Totals (hand sizes, pile size, pending draw, scores) are clipped to 127.
 
 | field                | shape    | level     | meaning                                                    |
 |----------------------|----------|-----------|------------------------------------------------------------|
@@ -143,12 +143,14 @@ def _clip(x):
 
 @njit(cache=True)
 def _encode(st, c, observer, level, off, out):
-    """Write seat `observer`'s observation of game `st` into `out` (see the table above)."""
+    """Write seat `observer`'s observation of game `st` into `out` (see the table above).
+
+    Per-kind counts need no clipping: a deck holds at most 100 copies of a kind (`rules`).
+    """
     out[:] = 0
     n = c.num_players
     seer = level >= 2
-    for k in range(E.NK):
-        out[off[F_HAND] + k] = _clip(st.hand[observer, k])
+    out[off[F_HAND] : off[F_HAND] + E.NK] = st.hand[observer]
     if st.discard_len > 0:
         out[off[F_TOP] + st.discard[st.discard_len - 1]] = 1
     if st.color >= 0:
@@ -176,7 +178,7 @@ def _encode(st, c, observer, level, off, out):
     if level < 1:
         return
     for i in range(st.discard_len):
-        out[off[F_DISCARD] + st.discard[i]] = _clip(out[off[F_DISCARD] + st.discard[i]] + 1)
+        out[off[F_DISCARD] + st.discard[i]] += 1
     slot = 0
     for i in range(st.fh_len):
         if st.fh_seat[i] == observer and slot < WRONG_GUESS_SLOTS:
@@ -186,8 +188,8 @@ def _encode(st, c, observer, level, off, out):
     for seat in range(n):
         rel = (seat - observer) % n
         if rel != 0:
-            for k in range(E.NK):
-                out[off[F_KNOWN] + rel * E.NK + k] = st.known[observer, seat, k]
+            start = off[F_KNOWN] + rel * E.NK
+            out[start : start + E.NK] = st.known[observer, seat]
         if st.last_action[seat] >= 0:
             out[off[F_LAST] + rel * A.NUM_ACTIONS + st.last_action[seat]] = 1
     if st.w4_prev_color >= 0:
@@ -195,12 +197,10 @@ def _encode(st, c, observer, level, off, out):
     if level < 2:
         return
     for seat in range(n):
-        rel = (seat - observer) % n
-        for k in range(E.NK):
-            out[off[F_HANDS] + rel * E.NK + k] = _clip(st.hand[seat, k])
+        start = off[F_HANDS] + ((seat - observer) % n) * E.NK
+        out[start : start + E.NK] = st.hand[seat]
     for i in range(st.draw_len):
-        kind = st.draw_pile[i]
-        out[off[F_DRAW_PILE] + kind] = _clip(out[off[F_DRAW_PILE] + kind] + 1)
+        out[off[F_DRAW_PILE] + st.draw_pile[i]] += 1
 
 
 @njit(cache=True)
