@@ -1,0 +1,313 @@
+"""The batched training env: B games stepped by compiled code, observations and masks in preallocated arrays.
+
+```python
+from uno_env.vector import UnoVectorEnv
+from agents import RandomAgent
+
+venv = UnoVectorEnv("unocorns", num_players=4, num_envs=4096, learner_seats=[0], opponents=RandomAgent(1))
+obs, masks = venv.reset(seed=0)                  # (B, L) int8, (B, 77) int8: each game's learner decision
+obs, masks, rewards, terminated, truncated, info = venv.step(actions)
+```
+
+**Seats.** `learner_seats` are played by the caller ("all" for self-play); every other seat is played by
+`opponents`: one agent for all of them, or a dict seat -> agent (agents follow the protocol of
+`agents.base.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
+in `venv.seats`), then lets the opponents play, batched, until every game waits on a learner seat again.
+
+**Rewards** are per seat: `rewards[g, s]` is what seat s earned in game g during this step (see
+`uno_env.rewards`). Crediting it to seat s's latest decision in that game gives every decision the reward
+its seat earns by its next decision or the game's end: nothing lost, nothing credited to the wrong seat.
+With one learner seat, `rewards[:, seat]` is the learner's reward for the action it just took.
+
+**Episodes.** A finished game is reset at once (same step) from its own next seed
+(`engine.next_episode_seed`), so game g depends only on `reset(seed=S)` and its actions: it deals the game
+that `raw_env.reset(seed=S + g)` deals. `terminated`/`truncated` mark games that ended in this step;
+`info["final_obs"]` holds the ended game's last observation for the seat that acted last in that slot,
+and `info["episode"]` its statistics (`winner`: the winning seat or -1, `points`: the last round's points,
+`length`: decisions), each with a `_final_obs` / `_episode` mask, as Gymnasium's vector envs do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from . import actions as A
+from . import engine as E
+from . import observation as O
+from . import rewards as R
+from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
+
+ENDED_TERMINATED, ENDED_TRUNCATED = 1, 2
+
+
+PARALLEL_MIN_BATCH = 512  # smaller batches run serially: waking threads costs more than it saves
+
+
+@njit(cache=True)
+def illegal_flags(s, cfg, games, actions, flags):
+    """flags[i] = 1 where actions[i] is not legal in game games[i]."""
+    c = cfg[0]
+    m = np.zeros(A.NUM_ACTIONS, np.uint8)
+    for i in range(games.shape[0]):
+        a = actions[i]
+        E._fill_mask(s[games[i]], c, m)
+        flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
+
+
+@njit(cache=True)
+def _settle_game(st, c, g, action, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat, level,
+                 off):  # fmt: skip
+    """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
+    rounds_before = st.rounds
+    E._step_game(st, c, action)
+    R.add_step_rewards(st, c, kind, rounds_before, rewards[g])
+    if st.done:
+        ended[g] = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
+        winner[g] = -1
+        if not st.truncated:
+            for p in range(c.num_players - 1, -1, -1):
+                if st.winners[p]:
+                    winner[g] = p
+        points[g] = st.round_points
+        length[g] = st.steps
+        O._encode(st, c, final_seat[g], level, off, final_obs[g])
+        seeds[g] = E.next_episode_seed(seeds[g])
+        E._reset_game(st, c, seeds[g])
+
+
+@njit(cache=True)
+def settle_serial(s, cfg, games, actions, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat,
+                  level, off):  # fmt: skip
+    """Apply actions[i] to game games[i] (see `_settle_game`), one game after another."""
+    c = cfg[0]
+    for i in range(games.shape[0]):
+        g = games[i]
+        _settle_game(s[g], c, g, actions[i], kind, rewards, ended, winner, points, length, seeds, final_obs,
+                     final_seat, level, off)  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def settle_parallel(s, cfg, games, actions, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat,
+                    level, off):  # fmt: skip
+    """`settle_serial` with the games spread over numba's threads."""
+    for i in prange(games.shape[0]):
+        c = cfg[0]
+        g = games[i]
+        _settle_game(s[g], c, g, actions[i], kind, rewards, ended, winner, points, length, seeds, final_obs,
+                     final_seat, level, off)  # fmt: skip
+
+
+@njit(cache=True)
+def _observe_game(st, c, level, off, obs, mask):
+    O._encode(st, c, st.seat, level, off, obs)
+    E._fill_mask(st, c, mask)
+    return st.seat
+
+
+@njit(cache=True)
+def observe_serial(s, cfg, games, level, off, obs, masks, seats):
+    """Row i: the observation and mask of the deciding seat of game games[i], and that seat."""
+    c = cfg[0]
+    for i in range(games.shape[0]):
+        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_parallel(s, cfg, games, level, off, obs, masks, seats):
+    """`observe_serial` with the games spread over numba's threads."""
+    for i in prange(games.shape[0]):
+        c = cfg[0]
+        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
+
+
+def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
+    kernel = observe_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else observe_serial
+    kernel(s, cfg, games, level, off, obs, masks, seats)
+
+
+@njit(cache=True)
+def reset_all(s, cfg, seeds):
+    c = cfg[0]
+    for g in range(s.shape[0]):
+        E._reset_game(s[g], c, seeds[g])
+
+
+class UnoVectorEnv:
+    """B games for training, stepped by compiled code; see the module docstring."""
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        num_players: int = 2,
+        num_envs: int = 256,
+        *,
+        learner_seats: str | int | list[int] = "all",
+        opponents: Any = None,
+        observation: str = "knowledge",
+        episode: str = "round",
+        reward: str = "win",
+        max_steps: int = DEFAULT_MAX_STEPS,
+        **rule_options: Any,
+    ):
+        self.game = GameBatch(variant, num_players, num_envs, episode=episode, max_steps=max_steps, **rule_options)
+        self.rules = self.game.rules
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.observation_level = observation
+        self._level = O.level_index(observation)
+        self._offsets = O.field_offsets(observation, num_players)
+        self.observation_layout = O.observation_layout(observation, num_players)
+        self.observation_size = O.observation_size(observation, num_players)
+        self.reward_kind = reward
+        self._reward_kind = R.reward_kind_index(reward)
+        self.learner_seats = self._parse_seats(learner_seats)
+        self.is_learner = np.zeros(num_players, np.bool_)
+        self.is_learner[self.learner_seats] = True
+        self.opponents = self._parse_opponents(opponents)
+        self.action_names = self.game.action_names
+
+        b, n = num_envs, num_players
+        self._s, self._cfg = self.game.state_array, self.game.config_array
+        self._all = np.arange(b, dtype=np.int64)
+        self.obs = np.zeros((b, self.observation_size), np.int8)
+        self.masks = np.zeros((b, A.NUM_ACTIONS), np.int8)
+        self._legal = np.zeros((b, A.NUM_ACTIONS), np.int8)
+        self.seats = np.zeros(b, np.int64)
+        self.rewards = np.zeros((b, n), np.float64)
+        self._ended = np.zeros(b, np.int8)
+        self._winner = np.full(b, -1, np.int64)
+        self._points = np.zeros(b, np.int64)
+        self._length = np.zeros(b, np.int64)
+        self._final_obs = np.zeros((b, self.observation_size), np.int8)
+        self._flags = np.zeros(b, np.int8)
+        self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
+        self._opponent_views = {
+            level: (O.level_index(level), O.field_offsets(level, n), O.observation_size(level, n))
+            for level in {agent.observation for agent in self.opponents.values()}
+        }
+
+    # ------------------------------------------------------------------ setup
+    def _parse_seats(self, seats) -> np.ndarray:
+        n = self.num_players
+        if isinstance(seats, str) and seats == "all":
+            return np.arange(n)
+        chosen = [seats] if isinstance(seats, (int, np.integer)) else list(seats)
+        if not chosen or any(not isinstance(x, (int, np.integer)) or not 0 <= x < n for x in chosen):
+            raise ValueError(f"learner_seats must be 'all', a seat or a list of seats from 0 to {n - 1}, got {seats!r}")
+        return np.array(sorted(set(int(x) for x in chosen)))
+
+    def _parse_opponents(self, opponents) -> dict[int, Any]:
+        others = [p for p in range(self.num_players) if not self.is_learner[p]]
+        if not others:
+            return {}
+        if opponents is None:
+            raise ValueError(
+                f"seats {others} are not learner seats: give `opponents` (an agent, or a dict seat -> agent)"
+            )
+        table = opponents if isinstance(opponents, dict) else dict.fromkeys(others, opponents)
+        missing = [p for p in others if p not in table]
+        if missing:
+            raise ValueError(f"no opponent given for seat(s) {missing}")
+        for seat, agent in table.items():
+            if not callable(getattr(agent, "act", None)) or getattr(agent, "observation", None) not in O.LEVELS:
+                raise ValueError(
+                    f"the opponent for seat {seat} is not an agent: it needs .act(observations, action_masks) and "
+                    f".observation in {O.LEVELS}"
+                )
+        return {p: table[p] for p in others}
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """New episodes in every game (game g from seed + g); returns the learners' observations and masks."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**62)
+        self.seeds[:] = np.uint64(seed) + np.arange(self.num_envs, dtype=np.uint64)
+        reset_all(self._s, self._cfg, self.seeds)
+        self.rewards[:] = 0.0
+        self._ended[:] = 0
+        self._play_opponents()
+        self._observe_learners()
+        return self.obs, self.masks
+
+    def step(self, actions: np.ndarray):
+        """One action per game for its learner seat; returns obs, masks, rewards (B, N), terminated,
+        truncated, info. An illegal action raises IllegalActionError and changes nothing."""
+        actions = np.asarray(actions, dtype=np.int64)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        rows = np.arange(self.num_envs)
+        if not self._legal[rows, actions.clip(0, A.NUM_ACTIONS - 1)].all() or actions.min() < 0:
+            self._check_legal(self._all, actions, "learner")  # names the first illegal action
+        self.rewards[:] = 0.0
+        self._ended[:] = 0
+        final_seats = self.seats.copy()
+        self._settle(self._all, actions, final_seats)
+        self._play_opponents(final_seats)
+        self._observe_learners()
+        terminated = self._ended == ENDED_TERMINATED
+        truncated = self._ended == ENDED_TRUNCATED
+        return self.obs, self.masks, self.rewards, terminated, truncated, self._info()
+
+    def _settle(self, games, actions, final_seats) -> None:
+        kernel = settle_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else settle_serial
+        kernel(
+            self._s, self._cfg, games, actions, self._reward_kind, self.rewards, self._ended, self._winner,
+            self._points, self._length, self.seeds, self._final_obs, final_seats, self._level, self._offsets,
+        )  # fmt: skip
+
+    def _check_legal(self, games, actions, who) -> None:
+        flags = self._flags[: games.shape[0]]
+        illegal_flags(self._s, self._cfg, games, actions, flags)
+        bad = np.flatnonzero(flags)
+        if bad.size:
+            message = self.game._illegal_message(int(games[bad[0]]), int(actions[bad[0]]))
+            raise IllegalActionError(f"{who}: {message}")
+
+    def _play_opponents(self, final_seats: np.ndarray | None = None) -> None:
+        """Let the opponents play, batched, until every game waits on a learner seat."""
+        if not self.opponents:
+            return
+        if final_seats is None:
+            final_seats = np.full(self.num_envs, self.learner_seats[0])
+        seat_view = self._s["seat"]  # a view of the seat field of every game
+        while True:
+            deciding = seat_view.astype(np.int64)
+            waiting = np.flatnonzero(~self.is_learner[deciding])
+            if waiting.size == 0:
+                return
+            for seat, agent in self.opponents.items():
+                games = waiting[deciding[waiting] == seat]
+                if games.size == 0:
+                    continue
+                level, offsets, size = self._opponent_views[agent.observation]
+                obs = np.empty((games.size, size), np.int8)
+                masks = np.empty((games.size, A.NUM_ACTIONS), np.int8)
+                seats = np.empty(games.size, np.int64)
+                observe_deciders(self._s, self._cfg, games, level, offsets, obs, masks, seats)
+                actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
+                self._check_legal(games, actions, f"opponent at seat {seat} ({type(agent).__name__})")
+                self._settle(games, actions, final_seats)
+
+    def _observe_learners(self) -> None:
+        observe_deciders(self._s, self._cfg, self._all, self._level, self._offsets, self.obs, self.masks, self.seats)
+        np.copyto(self._legal, self.masks)  # what step() checks actions against, safe from callers' writes
+
+    def _info(self) -> dict[str, Any]:
+        ended = self._ended > 0
+        return {
+            "final_obs": self._final_obs,
+            "_final_obs": ended,
+            "episode": {"winner": self._winner, "points": self._points, "length": self._length},
+            "_episode": ended,
+        }
+
+    # ------------------------------------------------------------------ reading
+    def unflatten(self, observations: np.ndarray) -> dict[str, np.ndarray]:
+        """Named fields of observation rows (views), by `observation_layout`."""
+        return O.unflatten(observations, self.observation_level, self.num_players)
+
+    def describe(self, g: int) -> dict[str, Any]:
+        return self.game.describe(g)

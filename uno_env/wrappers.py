@@ -1,0 +1,196 @@
+"""Adapters for single-agent RL libraries, both views of `UnoVectorEnv` (one learner seat, opponents inside).
+
+```python
+from sb3_contrib import MaskablePPO
+from agents import RandomAgent
+from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv
+
+vec_env = UnoSB3VecEnv("classic", num_players=2, num_envs=256, opponents=RandomAgent(0))
+model = MaskablePPO("MlpPolicy", vec_env).learn(100_000)      # masks come from vec_env.action_masks()
+
+env = UnoSingleAgentEnv("classic", num_players=2)             # a gymnasium.Env; random opponents by default
+```
+
+`UnoSB3VecEnv` is a Stable-Baselines3 `VecEnv` (hundreds of games in one process, no subprocesses):
+rewards are the learner seat's (`rewards[:, seat]` of the vector env), `infos` carry
+`terminal_observation`, `TimeLimit.truncated` and SB3's `episode` statistics (`r`, `l`) for finished games,
+and `action_masks()` / `env_method("action_masks")` give the legal actions, as sb3-contrib's MaskablePPO
+expects; an illegal action raises IllegalActionError. `UnoSingleAgentEnv` is one game as a
+`gymnasium.Env` with an `action_masks()` method and the mask in `info["action_mask"]`; it passes
+Gymnasium's and SB3's env checkers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+
+from . import actions as A
+from .vector import UnoVectorEnv
+
+
+def _spaces(venv: UnoVectorEnv) -> tuple[spaces.Box, spaces.Discrete]:
+    return spaces.Box(-1, 127, (venv.observation_size,), np.int8), spaces.Discrete(A.NUM_ACTIONS)
+
+
+def _default_opponents(opponents: Any, seed: int | None) -> Any:
+    if opponents is not None:
+        return opponents
+    from agents import RandomAgent
+
+    return RandomAgent(seed)
+
+
+class UnoSB3VecEnv(VecEnv):
+    """A Stable-Baselines3 VecEnv of `num_envs` games, the learner in `learner_seat` of each."""
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        num_players: int = 2,
+        num_envs: int = 256,
+        *,
+        learner_seat: int = 0,
+        opponents: Any = None,
+        seed: int | None = None,
+        **env_options: Any,
+    ):
+        self.venv = UnoVectorEnv(
+            variant,
+            num_players,
+            num_envs,
+            learner_seats=[learner_seat],
+            opponents=_default_opponents(opponents, seed),
+            **env_options,
+        )
+        self.learner_seat = learner_seat
+        observation_space, action_space = _spaces(self.venv)
+        super().__init__(num_envs, observation_space, action_space)
+        self._actions = np.zeros(num_envs, np.int64)
+        self._episode_return = np.zeros(num_envs)
+        self._episode_length = np.zeros(num_envs, np.int64)
+        self._next_seed = seed
+
+    def reset(self) -> np.ndarray:
+        seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else self._next_seed
+        self._reset_seeds()
+        obs, _ = self.venv.reset(seed=seed)
+        self._episode_return[:] = 0.0
+        self._episode_length[:] = 0
+        return obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+
+    def step_wait(self):
+        obs, _, rewards, terminated, truncated, info = self.venv.step(self._actions)
+        reward = rewards[:, self.learner_seat].astype(np.float32)
+        self._episode_return += reward
+        self._episode_length += 1
+        dones = terminated | truncated
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for g in np.flatnonzero(dones):
+            infos[g] = {
+                "terminal_observation": info["final_obs"][g].copy(),
+                "TimeLimit.truncated": bool(truncated[g]),
+                "episode": {"r": float(self._episode_return[g]), "l": int(self._episode_length[g])},
+                "winner": int(info["episode"]["winner"][g]),
+            }
+        self._episode_return[dones] = 0.0
+        self._episode_length[dones] = 0
+        return obs.copy(), reward, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, 77) bool: the learner's legal actions in every game."""
+        return self.venv.masks.astype(bool)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        if method_name != "action_masks":
+            raise AttributeError(f"UnoSB3VecEnv has no per-env method {method_name!r} (only 'action_masks')")
+        return list(self.action_masks()[self._get_indices(indices)])
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def has_attr(self, attr_name: str) -> bool:
+        return hasattr(self, attr_name)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False] * len(list(self._get_indices(indices)))
+
+    def close(self) -> None:
+        pass
+
+
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+class UnoSingleAgentEnv(gymnasium.Env):
+    """One game as a Gymnasium env: the learner in `learner_seat`, `opponents` (default random) elsewhere.
+
+    `illegal_action="lose"` (default): an illegal action ends the episode with reward -1 and
+    `info["illegal_action"]`, as PettingZoo's TerminateIllegalWrapper does; `"raise"`: IllegalActionError.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        num_players: int = 2,
+        *,
+        learner_seat: int = 0,
+        opponents: Any = None,
+        illegal_action: str = "lose",
+        **env_options: Any,
+    ):
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {', '.join(map(repr, ILLEGAL_ACTION_MODES))}, got {illegal_action!r}"
+            )
+        self.illegal_action = illegal_action
+        self._default_opponent = opponents is None
+        self.venv = UnoVectorEnv(
+            variant,
+            num_players,
+            1,
+            learner_seats=[learner_seat],
+            opponents=_default_opponents(opponents, None),
+            **env_options,
+        )
+        self.learner_seat = learner_seat
+        self.observation_space, self.action_space = _spaces(self.venv)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if self._default_opponent and seed is not None:
+            for agent in self.venv.opponents.values():
+                agent.rng = np.random.default_rng(seed)
+        obs, masks = self.venv.reset(seed=int(self.np_random.integers(2**62)))
+        return obs[0].copy(), {"action_mask": masks[0].copy()}
+
+    def step(self, action):
+        if self.illegal_action == "lose" and not (0 <= action < A.NUM_ACTIONS and self.venv.masks[0, action]):
+            # As PettingZoo's TerminateIllegalWrapper: the episode ends, the learner gets -1, nothing is applied.
+            return (
+                self.venv.obs[0].copy(),
+                -1.0,
+                True,
+                False,
+                {"action_mask": np.zeros(A.NUM_ACTIONS, np.int8), "illegal_action": True},
+            )
+        obs, masks, rewards, terminated, truncated, info = self.venv.step(np.array([action]))
+        ended = bool(terminated[0] or truncated[0])
+        observation = info["final_obs"][0].copy() if ended else obs[0].copy()
+        step_info = {"action_mask": np.zeros(A.NUM_ACTIONS, np.int8) if ended else masks[0].copy()}
+        return observation, float(rewards[0, self.learner_seat]), bool(terminated[0]), bool(truncated[0]), step_info
+
+    def action_masks(self) -> np.ndarray:
+        return self.venv.masks[0].astype(bool)
