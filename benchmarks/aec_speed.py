@@ -12,10 +12,10 @@ both player counts.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import numpy as np
+from reference import median_rate, reference_rate
 
 import uno_env
 
@@ -39,26 +39,6 @@ def aec_rate(make_env, steps: int, seed: int) -> float:
     return done_steps / (time.perf_counter() - start)
 
 
-def rlcard_rate(steps: int, seed: int) -> float:
-    import rlcard
-
-    env = rlcard.make("uno", config={"seed": seed})
-    rng = np.random.default_rng(seed)
-    state, _ = env.reset()
-    start = time.perf_counter()
-    for _ in range(steps):
-        legal = list(state["legal_actions"])
-        state, _ = env.step(legal[rng.integers(len(legal))])
-        if env.is_over():
-            state, _ = env.reset()
-    return steps / (time.perf_counter() - start)
-
-
-def median_rate(measure, repeats: int) -> float:
-    measure(0)  # warm-up (numba compiles on a cold cache)
-    return statistics.median(measure(r + 1) for r in range(repeats))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", default="classic", choices=uno_env.PRESETS)
@@ -67,12 +47,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
 
-    try:
-        reference = median_rate(lambda seed: rlcard_rate(args.steps, seed), args.repeats)
-        print(f"RLCard UNO env.step (2 players): {reference:>10,.0f} steps/s")
-    except ImportError:
-        reference = None
-        print('RLCard not installed (pip install -e ".[bench]"): no comparison')
+    reference = reference_rate(args.steps, args.repeats)
     print(f"{'players':>7} {'env':>8} {'median steps/s':>15} {'x RLCard':>9}")
     for players in args.players:
         for name, maker in (("raw_env", uno_env.raw_env), ("env()", uno_env.env)):

@@ -5,4 +5,6 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e ".[test]"
+pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt "$@"; }
+pip_install torch  # first: the pinned CPU build, before anything that depends on torch
+pip_install -e ".[test]"
