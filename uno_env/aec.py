@@ -110,12 +110,10 @@ class raw_env(AECEnv, EzPickle):
         self.num_players = num_players
         self.render_mode = render_mode
         self.reward_kind = reward
+        self.spec = O.ObservationSpec(observation, num_players)
         self.observation_level = observation
-        self._level = O.level_index(observation)
-        self._offsets = O.field_offsets(observation, num_players)
-        self.observation_layout = O.observation_layout(observation, num_players)
-        size = O.observation_size(observation, num_players)
-        self._observation_size = size
+        self.observation_layout = self.spec.layout
+        size = self.spec.size
         self._state, self._config = self.game.state_array, self.game.config_array
         self.action_names = self.game.action_names
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -196,16 +194,17 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        observation = np.empty(self._observation_size, np.int8)
+        spec = self.spec
+        observation = np.empty(spec.size, np.int8)
         mask = np.empty(A.NUM_ACTIONS, np.int8)
-        O.observe_one(self._state, self._config, 0, self._seat_of[agent], self._level, self._offsets, observation, mask)
+        O.observe_one(self._state, self._config, 0, self._seat_of[agent], spec.index, spec.offsets, observation, mask)
         if self.terminations.get(agent) or self.truncations.get(agent):
             mask[:] = 0  # also after a wrapper ended the game early (an illegal move under env())
         return {"observation": observation, "action_mask": mask}
 
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """Named fields of an observation vector (views), by `observation_layout`."""
-        return O.unflatten(observation, self.observation_level, self.num_players)
+        return self.spec.unflatten(observation)
 
     def action_id(self, name: str) -> int:
         """The action id of a name such as 'play R5', 'color blue', 'swap +2'."""

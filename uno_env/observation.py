@@ -136,6 +136,21 @@ def unflatten(observation: np.ndarray, level: str, num_players: int) -> dict[str
     }
 
 
+class ObservationSpec:
+    """One observation level for one player count: what the encoder needs and what users read."""
+
+    def __init__(self, level: str, num_players: int):
+        self.level = level
+        self.index = level_index(level)
+        self.num_players = num_players
+        self.layout = observation_layout(level, num_players)
+        self.offsets = field_offsets(level, num_players)
+        self.size = observation_size(level, num_players)
+
+    def unflatten(self, observations: np.ndarray) -> dict[str, np.ndarray]:
+        return unflatten(observations, self.level, self.num_players)
+
+
 @njit(cache=True)
 def _clip(x):
     return min(x, 127)

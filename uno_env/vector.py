@@ -156,11 +156,10 @@ class UnoVectorEnv:
         self.rules = self.game.rules
         self.num_envs = num_envs
         self.num_players = num_players
+        self.spec = O.ObservationSpec(observation, num_players)
         self.observation_level = observation
-        self._level = O.level_index(observation)
-        self._offsets = O.field_offsets(observation, num_players)
-        self.observation_layout = O.observation_layout(observation, num_players)
-        self.observation_size = O.observation_size(observation, num_players)
+        self.observation_layout = self.spec.layout
+        self.observation_size = self.spec.size
         self.reward_kind = reward
         self._reward_kind = R.reward_kind_index(reward)
         self.learner_seats = self._parse_seats(learner_seats)
@@ -184,9 +183,8 @@ class UnoVectorEnv:
         self._final_obs = np.zeros((b, self.observation_size), np.int8)
         self._flags = np.zeros(b, np.int8)
         self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
-        self._opponent_views = {
-            level: (O.level_index(level), O.field_offsets(level, n), O.observation_size(level, n))
-            for level in {agent.observation for agent in self.opponents.values()}
+        self._opponent_specs = {
+            level: O.ObservationSpec(level, n) for level in {agent.observation for agent in self.opponents.values()}
         }
 
     # ------------------------------------------------------------------ setup
@@ -255,7 +253,7 @@ class UnoVectorEnv:
         kernel = settle_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else settle_serial
         kernel(
             self._s, self._cfg, games, actions, self._reward_kind, self.rewards, self._ended, self._winner,
-            self._points, self._length, self.seeds, self._final_obs, final_seats, self._level, self._offsets,
+            self._points, self._length, self.seeds, self._final_obs, final_seats, self.spec.index, self.spec.offsets,
         )  # fmt: skip
 
     def _check_legal(self, games, actions, who) -> None:
@@ -282,17 +280,18 @@ class UnoVectorEnv:
                 games = waiting[deciding[waiting] == seat]
                 if games.size == 0:
                     continue
-                level, offsets, size = self._opponent_views[agent.observation]
-                obs = np.empty((games.size, size), np.int8)
+                spec = self._opponent_specs[agent.observation]
+                obs = np.empty((games.size, spec.size), np.int8)
                 masks = np.empty((games.size, A.NUM_ACTIONS), np.int8)
                 seats = np.empty(games.size, np.int64)
-                observe_deciders(self._s, self._cfg, games, level, offsets, obs, masks, seats)
+                observe_deciders(self._s, self._cfg, games, spec.index, spec.offsets, obs, masks, seats)
                 actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
                 self._check_legal(games, actions, f"opponent at seat {seat} ({type(agent).__name__})")
                 self._settle(games, actions, final_seats)
 
     def _observe_learners(self) -> None:
-        observe_deciders(self._s, self._cfg, self._all, self._level, self._offsets, self.obs, self.masks, self.seats)
+        spec = self.spec
+        observe_deciders(self._s, self._cfg, self._all, spec.index, spec.offsets, self.obs, self.masks, self.seats)
         np.copyto(self._legal, self.masks)  # what step() checks actions against, safe from callers' writes
 
     def _info(self) -> dict[str, Any]:
@@ -307,7 +306,7 @@ class UnoVectorEnv:
     # ------------------------------------------------------------------ reading
     def unflatten(self, observations: np.ndarray) -> dict[str, np.ndarray]:
         """Named fields of observation rows (views), by `observation_layout`."""
-        return O.unflatten(observations, self.observation_level, self.num_players)
+        return self.spec.unflatten(observations)
 
     def describe(self, g: int) -> dict[str, Any]:
         return self.game.describe(g)
