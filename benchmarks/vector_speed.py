@@ -60,10 +60,14 @@ def main() -> None:
     warnings.simplefilter("ignore")
 
     reference = reference_rate(20_000, args.repeats)
-    env = UnoVectorEnv(args.variant, args.players, args.num_envs)
-    rate = median_rate(lambda seed: vector_rate(env, args.steps, seed), args.repeats)
-    ratio = f" ({rate / reference:.0f}x RLCard)" if reference else ""
-    print(f"UnoVectorEnv {args.variant}, {args.players} players, {args.num_envs} games: {rate:,.0f} steps/s{ratio}")
+    for level in ("knowledge", "minimal"):
+        env = UnoVectorEnv(args.variant, args.players, args.num_envs, observation=level)
+        rate = median_rate(lambda seed, env=env: vector_rate(env, args.steps, seed), args.repeats)
+        ratio = f" ({rate / reference:.0f}x RLCard)" if reference else ""
+        print(
+            f"UnoVectorEnv {args.variant}, {args.players} players, {args.num_envs} games, {level} observations "
+            f"({env.observation_size} bytes): {rate:,.0f} steps/s{ratio}"
+        )
     ppo = maskable_ppo_rate(args.ppo_envs, args.ppo_timesteps)
     print(f"MaskablePPO on UnoSB3VecEnv (classic, 2 players, {args.ppo_envs} envs): {ppo:,.0f} env steps/s")
 
