@@ -192,8 +192,12 @@ class UnoVectorEnv:
         n = self.num_players
         if isinstance(seats, str) and seats == "all":
             return np.arange(n)
-        chosen = [seats] if isinstance(seats, (int, np.integer)) else list(seats)
-        if not chosen or any(not isinstance(x, (int, np.integer)) or not 0 <= x < n for x in chosen):
+        chosen = [seats] if isinstance(seats, (int, np.integer)) else seats
+        if (
+            not isinstance(chosen, (list, tuple, np.ndarray))
+            or not len(chosen)
+            or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n for x in chosen)
+        ):
             raise ValueError(f"learner_seats must be 'all', a seat or a list of seats from 0 to {n - 1}, got {seats!r}")
         return np.array(sorted(set(int(x) for x in chosen)))
 
@@ -237,7 +241,8 @@ class UnoVectorEnv:
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
         rows = np.arange(self.num_envs)
-        if not self._legal[rows, actions.clip(0, A.NUM_ACTIONS - 1)].all() or actions.min() < 0:
+        in_range = actions.min() >= 0 and actions.max() < A.NUM_ACTIONS
+        if not in_range or not self._legal[rows, actions].all():
             self._check_legal(self._all, actions, "learner")  # names the first illegal action
         self.rewards[:] = 0.0
         self._ended[:] = 0
