@@ -5,8 +5,8 @@
 
 A step is one decision. Every player picks a uniformly random legal action (from the action mask here,
 from `legal_actions` in RLCard) with the same numpy generator calls. Reports the median of `--repeats`
-timed runs of `--steps` steps each. RLCard's UNO has 2 players only; its figure is the reference for
-both player counts.
+timed runs of `--steps` steps each, all measurements taking turns within every repeat so they share the
+machine's noise. RLCard's UNO has 2 players only; its figure is the reference for both player counts.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import time
 
 import numpy as np
-from reference import median_rate, reference_rate
+from reference import interleaved_medians, rlcard_available, rlcard_rate
 
 import uno_env
 
@@ -32,7 +32,7 @@ def aec_rate(make_env, steps: int, seed: int) -> float:
             if termination or truncation:
                 action = None
             else:
-                legal = np.flatnonzero(observation[0]["action_mask"])
+                legal = observation[0]["action_mask"].nonzero()[0]
                 action = int(legal[rng.integers(len(legal))])
                 done_steps += 1
             env.step(action)
@@ -44,20 +44,25 @@ def main() -> None:
     parser.add_argument("--variant", default="classic", choices=uno_env.PRESETS)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--steps", type=int, default=20_000)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args()
 
-    reference = reference_rate(args.steps, args.repeats)
-    print(f"{'players':>7} {'env':>8} {'median steps/s':>15} {'x RLCard':>9}")
+    measures = {}
+    if rlcard_available():
+        measures["RLCard"] = lambda seed: rlcard_rate(args.steps, seed)
     for players in args.players:
         for name, maker in (("raw_env", uno_env.raw_env), ("env()", uno_env.env)):
-
-            def measure(seed, maker=maker, players=players):
-                return aec_rate(lambda: maker(variant=args.variant, num_players=players), args.steps, seed)
-
-            rate = median_rate(measure, args.repeats)
-            ratio = f"{rate / reference:.2f}" if reference else "-"
-            print(f"{players:>7} {name:>8} {rate:>15,.0f} {ratio:>9}")
+            measures[(players, name)] = lambda seed, maker=maker, players=players: aec_rate(
+                lambda: maker(variant=args.variant, num_players=players), args.steps, seed
+            )
+    rates = interleaved_medians(measures, args.repeats)
+    reference = rates.pop("RLCard", None)
+    if reference:
+        print(f"RLCard UNO env.step (2 players): {reference:>10,.0f} steps/s")
+    print(f"{'players':>7} {'env':>8} {'median steps/s':>15} {'x RLCard':>9}")
+    for (players, name), rate in rates.items():
+        ratio = f"{rate / reference:.2f}" if reference else "-"
+        print(f"{players:>7} {name:>8} {rate:>15,.0f} {ratio:>9}")
 
 
 if __name__ == "__main__":

@@ -27,18 +27,22 @@ def rlcard_rate(steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def median_rate(measure, repeats: int) -> float:
-    """The median of `repeats` calls of measure(seed) after one warm-up call (which compiles)."""
-    measure(0)
-    return statistics.median(measure(r + 1) for r in range(repeats))
+def interleaved_medians(measures: dict, repeats: int) -> dict:
+    """Median rate of each measure(seed), timed in turn within every repeat so that all of them see the
+    same machine noise (the machines are shared). One untimed warm-up round first (numba compiles)."""
+    for measure in measures.values():
+        measure(0)
+    rates: dict = {name: [] for name in measures}
+    for r in range(repeats):
+        for name, measure in measures.items():
+            rates[name].append(measure(r + 1))
+    return {name: statistics.median(values) for name, values in rates.items()}
 
 
-def reference_rate(steps: int, repeats: int) -> float | None:
-    """RLCard's median steps/s, or None (with a note) when RLCard is not installed."""
+def rlcard_available() -> bool:
     try:
-        rate = median_rate(lambda seed: rlcard_rate(steps, seed), repeats)
+        import rlcard  # noqa: F401
     except ImportError:
         print('RLCard not installed (pip install -e ".[bench]"): no comparison')
-        return None
-    print(f"RLCard UNO env.step (2 players): {rate:>12,.0f} steps/s")
-    return rate
+        return False
+    return True

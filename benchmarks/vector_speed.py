@@ -5,7 +5,8 @@
 
 A step is one decision in one game. Random legal actions are drawn in numpy from the returned masks
 (float noise times the mask, argmax: uniform over the legal actions), and observations and masks are
-written every step. Reports medians of `--repeats` timed runs. Then MaskablePPO ("MlpPolicy", n_steps=64,
+written every step. Reports medians of `--repeats` timed runs, taking turns with RLCard within every
+repeat. Then MaskablePPO ("MlpPolicy", n_steps=64,
 batch_size=4096, n_epochs=4: SB3's default batch of 64 would time its optimizer, not the env) trains on
 `UnoSB3VecEnv` (classic, 2 players, random opponent) and its environment steps per second are reported.
 """
@@ -17,7 +18,7 @@ import time
 import warnings
 
 import numpy as np
-from reference import median_rate, reference_rate
+from reference import interleaved_medians, rlcard_available, rlcard_rate
 
 from uno_env.vector import UnoVectorEnv
 
@@ -59,14 +60,23 @@ def main() -> None:
     args = parser.parse_args()
     warnings.simplefilter("ignore")
 
-    reference = reference_rate(20_000, args.repeats)
+    measures = {}
+    if rlcard_available():
+        measures["RLCard"] = lambda seed: rlcard_rate(20_000, seed)
+    sizes = {}
     for level in ("knowledge", "minimal"):
         env = UnoVectorEnv(args.variant, args.players, args.num_envs, observation=level)
-        rate = median_rate(lambda seed, env=env: vector_rate(env, args.steps, seed), args.repeats)
+        sizes[level] = env.observation_size
+        measures[level] = lambda seed, env=env: vector_rate(env, args.steps, seed)
+    rates = interleaved_medians(measures, args.repeats)
+    reference = rates.pop("RLCard", None)
+    if reference:
+        print(f"RLCard UNO env.step (2 players): {reference:>12,.0f} steps/s")
+    for level, rate in rates.items():
         ratio = f" ({rate / reference:.0f}x RLCard)" if reference else ""
         print(
             f"UnoVectorEnv {args.variant}, {args.players} players, {args.num_envs} games, {level} observations "
-            f"({env.observation_size} bytes): {rate:,.0f} steps/s{ratio}"
+            f"({sizes[level]} bytes): {rate:,.0f} steps/s{ratio}"
         )
     ppo = maskable_ppo_rate(args.ppo_envs, args.ppo_timesteps)
     print(f"MaskablePPO on UnoSB3VecEnv (classic, 2 players, {args.ppo_envs} envs): {ppo:,.0f} env steps/s")
