@@ -3,10 +3,11 @@
 The agent protocol (`agents.base.Agent`): an agent has an `observation` attribute naming the observation
 level it reads ("minimal", "knowledge" or "seer") and a method
 ``act(observations, action_masks) -> actions`` taking int8 arrays of shape (B, L) and (B, 77) and
-returning B legal action ids. It sees nothing but its observations.
+returning B legal action ids. It sees nothing but its observations. An agent may also have
+``bind(spec, rules)``: environments call it first with the observation layout and the rule set.
 """
 
-from .base import Agent
+from .base import Agent, bind
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "bind"]

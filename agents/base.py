@@ -17,3 +17,13 @@ class Agent(Protocol):
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         """observations (B, L) int8 and action_masks (B, 77) int8 -> actions (B,) int64, each legal."""
         ...
+
+
+def bind(agent, spec, rules) -> None:
+    """Tell an agent the game it plays, if it wants to know: `agent.bind(spec, rules)` is optional.
+
+    `spec` is the `uno_env.observation.ObservationSpec` of its observations (field layout, player count),
+    `rules` the `uno_env.RuleSet` (card points, colours): public facts, nothing hidden.
+    """
+    if hasattr(agent, "bind"):
+        agent.bind(spec, rules)

@@ -186,6 +186,9 @@ class UnoVectorEnv:
         self._opponent_specs = {
             level: O.ObservationSpec(level, n) for level in {agent.observation for agent in self.opponents.values()}
         }
+        for agent in self.opponents.values():
+            if hasattr(agent, "bind"):  # the agent protocol's optional hook (agents.base.bind)
+                agent.bind(self._opponent_specs[agent.observation], self.rules)
 
     # ------------------------------------------------------------------ setup
     def _parse_seats(self, seats) -> np.ndarray:
