@@ -57,47 +57,64 @@ def illegal_flags(s, cfg, games, actions, flags):
         flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
 
 
+# What `settle_*` records for a game that ended in the step (one record per game of the batch).
+RESULT_DTYPE = np.dtype(
+    [
+        ("ended", np.int8),  # 0, ENDED_TERMINATED or ENDED_TRUNCATED
+        ("winner", np.int64),  # the (lowest) winning seat, -1 if truncated
+        ("points", np.int64),  # points of the last round
+        ("length", np.int64),  # decisions in the episode
+        ("scores", np.int32, (E.MAX_PLAYERS,)),  # final match scores / tallies
+        ("winners", np.int8, (E.MAX_PLAYERS,)),  # every winning seat (ties under penalty scoring)
+    ],
+    align=True,
+)
+
+
 @njit(cache=True)
-def _settle_game(st, c, g, action, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat, level,
-                 off):  # fmt: skip
+def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
     rounds_before = st.rounds
     E._step_game(st, c, action)
     R.add_step_rewards(st, c, kind, rounds_before, rewards[g])
     if st.done:
-        ended[g] = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
-        winner[g] = -1
-        if not st.truncated:
-            for p in range(c.num_players - 1, -1, -1):
-                if st.winners[p]:
-                    winner[g] = p
-        points[g] = st.round_points
-        length[g] = st.steps
+        result = results[g]
+        result.ended = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
+        result.winner = -1
+        for p in range(c.num_players - 1, -1, -1):
+            if st.winners[p]:
+                result.winner = p
+        result.points = st.round_points
+        result.length = st.steps
+        result.scores[:] = st.scores
+        result.winners[:] = st.winners
         O._encode(st, c, final_seat[g], level, off, final_obs[g])
         seeds[g] = E.next_episode_seed(seeds[g])
         E._reset_game(st, c, seeds[g])
 
 
 @njit(cache=True)
-def settle_serial(s, cfg, games, actions, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat,
-                  level, off):  # fmt: skip
+def settle_serial(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """Apply actions[i] to game games[i] (see `_settle_game`), one game after another."""
     c = cfg[0]
     for i in range(games.shape[0]):
         g = games[i]
-        _settle_game(s[g], c, g, actions[i], kind, rewards, ended, winner, points, length, seeds, final_obs,
-                     final_seat, level, off)  # fmt: skip
+        _settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
 
 
 @njit(cache=True, parallel=True)
-def settle_parallel(s, cfg, games, actions, kind, rewards, ended, winner, points, length, seeds, final_obs, final_seat,
-                    level, off):  # fmt: skip
+def settle_parallel(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """`settle_serial` with the games spread over numba's threads."""
     for i in prange(games.shape[0]):
         c = cfg[0]
         g = games[i]
-        _settle_game(s[g], c, g, actions[i], kind, rewards, ended, winner, points, length, seeds, final_obs,
-                     final_seat, level, off)  # fmt: skip
+        _settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
+
+
+def settle(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, spec) -> None:
+    """Serial or parallel `settle_*` by batch size."""
+    kernel = settle_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else settle_serial
+    kernel(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, spec.index, spec.offsets)
 
 
 @njit(cache=True)
@@ -176,10 +193,9 @@ class UnoVectorEnv:
         self._legal = np.zeros((b, A.NUM_ACTIONS), np.int8)
         self.seats = np.zeros(b, np.int64)
         self.rewards = np.zeros((b, n), np.float64)
-        self._ended = np.zeros(b, np.int8)
-        self._winner = np.full(b, -1, np.int64)
-        self._points = np.zeros(b, np.int64)
-        self._length = np.zeros(b, np.int64)
+        self.results = np.zeros(b, RESULT_DTYPE).view(np.recarray)  # episodes that ended in the last step
+        self._results_array = self.results.view(np.ndarray)  # for the kernels
+        self._ended = self.results.ended  # a view of the field
         self._final_obs = np.zeros((b, self.observation_size), np.int8)
         self._flags = np.zeros(b, np.int8)
         self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
@@ -258,10 +274,9 @@ class UnoVectorEnv:
         return self.obs, self.masks, self.rewards, terminated, truncated, self._info()
 
     def _settle(self, games, actions, final_seats) -> None:
-        kernel = settle_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else settle_serial
-        kernel(
-            self._s, self._cfg, games, actions, self._reward_kind, self.rewards, self._ended, self._winner,
-            self._points, self._length, self.seeds, self._final_obs, final_seats, self.spec.index, self.spec.offsets,
+        settle(
+            self._s, self._cfg, games, actions, self._reward_kind, self.rewards, self._results_array, self.seeds,
+            self._final_obs, final_seats, self.spec,
         )  # fmt: skip
 
     def _check_legal(self, games, actions, who) -> None:
@@ -307,7 +322,12 @@ class UnoVectorEnv:
         return {
             "final_obs": self._final_obs,
             "_final_obs": ended,
-            "episode": {"winner": self._winner, "points": self._points, "length": self._length},
+            "episode": {
+                "winner": self.results.winner,
+                "points": self.results.points,
+                "length": self.results.length,
+                "scores": self.results.scores[:, : self.num_players],
+            },
             "_episode": ended,
         }
 
