@@ -3,9 +3,11 @@
     uno-arena --agents greedy counter --variant classic --players 2 --games 20000 --out results/
     uno-arena --agents counter greedy --players 4 --lineup counter greedy greedy greedy --option stack_draw_two=true
 
-A tournament plays a `lineup` (one agent name per seat; by default the agents repeated to fill the seats)
-on `games` games: every seed is played once under each of the N rotations of the lineup (paired seeds: the
-same deals for every seating, which cuts the variance of comparisons), thousands of games at a time. The
+A tournament plays lineups (one agent name per seat): the given `lineup`; else the agents repeated to fill
+the seats; else, with more agents than seats, every combination of them (a round robin), the games split
+evenly. Every seed is played once under each of the N rotations of a lineup, and the same seeds in every
+lineup (paired seeds: the same deals for every seating, which cuts the variance of comparisons),
+thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
 Bradley-Terry rating (`agents.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
 same games and the same report. `run_tournament` is the Python function behind the command.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -186,23 +189,22 @@ def run_tournament(
     """A tournament of baseline agents by name (see the module docstring); writes reports to `out` if given."""
     if not agents:
         raise ValueError(f"give at least one agent; the agents are {', '.join(agent_names())}")
-    lineup = list(lineup) if lineup else [agents[i % len(agents)] for i in range(num_players)]
-    if len(lineup) != num_players:
-        raise ValueError(f"the lineup names {len(lineup)} seats but the game has {num_players} players")
-    unknown = sorted(set(lineup) - set(agents))
-    if unknown:
-        raise ValueError(f"the lineup names {', '.join(unknown)}, which are not among --agents {' '.join(agents)}")
+    lineups = _lineups(agents, num_players, lineup)
     if variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
     instances = {name: make_agent(name, seed=seed + i) for i, name in enumerate(dict.fromkeys(agents))}
-    records = play_games(
-        instances, lineup, variant, games=games, seed=seed, batch_size=batch_size, episode=episode,
-        progress=progress, **rule_options,
-    )  # fmt: skip
+    per_lineup = -(-games // len(lineups))
+    records = []
+    for table in lineups:
+        seated = {name: instances[name] for name in dict.fromkeys(table)}
+        records += play_games(
+            seated, table, variant, games=per_lineup, seed=seed, batch_size=batch_size, episode=episode,
+            progress=progress, **rule_options,
+        )  # fmt: skip
     summaries = summarize(records)
     names, matrix = pairwise_win_matrix(records)
     settings = {
-        "agents": list(agents), "lineup": lineup, "variant": variant, "num_players": num_players,
+        "agents": list(agents), "lineups": lineups, "variant": variant, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
     }  # fmt: skip
     result = TournamentResult(records, summaries, names, matrix, settings)
@@ -213,6 +215,24 @@ def run_tournament(
         write_csv(out / "tournament.csv", summaries)
         plot(out / "tournament.png", summaries, names, matrix)
     return result
+
+
+def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> list[list[str]]:
+    """The seatings to play: the given lineup; else the agents repeated to fill the seats; else (more agents
+    than seats) every combination of agents into the seats, a round robin."""
+    if not agents:
+        raise ValueError(f"give at least one agent; the agents are {', '.join(agent_names())}")
+    if lineup:
+        if len(lineup) != num_players:
+            raise ValueError(f"the lineup names {len(lineup)} seats but the game has {num_players} players")
+        unknown = sorted(set(lineup) - set(agents))
+        if unknown:
+            raise ValueError(f"the lineup names {', '.join(unknown)}, which are not among the agents")
+        return [list(lineup)]
+    distinct = list(dict.fromkeys(agents))
+    if len(distinct) <= num_players:
+        return [[distinct[i % len(distinct)] for i in range(num_players)]]
+    return [list(c) for c in itertools.combinations(distinct, num_players)]
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -254,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     except ValueError as error:
         parser.error(str(error))
-    lineup = " ".join(result.settings["lineup"])
-    print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineup {lineup}")
+    lineups = "; ".join(" ".join(table) for table in result.settings["lineups"])
+    print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineups: {lineups}")
     print(result.table())
     print(f"reports in {Path(args.out).resolve()}: tournament.json, tournament.csv, tournament.png")
     return 0
