@@ -201,8 +201,8 @@ def run_tournament(
             seated, table, variant, games=per_lineup, seed=seed, batch_size=batch_size, episode=episode,
             progress=progress, **rule_options,
         )  # fmt: skip
-    summaries = summarize(records)
-    names, matrix = pairwise_win_matrix(records)
+    summaries = summarize(records, seed=seed)
+    names, matrix = pairwise_win_matrix(records, [summary.name for summary in summaries])
     settings = {
         "agents": list(agents), "lineups": lineups, "variant": variant, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
@@ -211,7 +211,7 @@ def run_tournament(
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        write_json(out / "tournament.json", summaries, settings)
+        write_json(out / "tournament.json", summaries, settings, names, matrix)
         write_csv(out / "tournament.csv", summaries)
         plot(out / "tournament.png", summaries, names, matrix)
     return result
