@@ -8,6 +8,9 @@ returning B legal action ids. It sees nothing but its observations. An agent may
 """
 
 from .base import Agent, bind
+from .counter import CounterAgent
+from .greedy import GreedyAgent
+from .naive import NaiveAgent
 from .random_agent import RandomAgent
 
-__all__ = ["Agent", "RandomAgent", "bind"]
+__all__ = ["Agent", "CounterAgent", "GreedyAgent", "NaiveAgent", "RandomAgent", "bind"]
