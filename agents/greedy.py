@@ -66,7 +66,7 @@ class GreedyAgent(BaselineAgent):
         phase = f["phase"]
         for p in np.unique(phase):
             rows = np.flatnonzero(phase == p)
-            sub = {k: v[rows] if isinstance(v, np.ndarray) else v for k, v in f.items()}
+            sub = f if rows.size == phase.size else _Rows(f, rows)
             out[rows] = self.phase_scores(int(p), sub)
         return out
 
@@ -155,3 +155,18 @@ class GreedyAgent(BaselineAgent):
     def emoji_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
         hc = color_counts(f["hand"])
         return 1e6 * self._points[None, :NCK] + 1e3 * KIND_RANK[None, :] + hc[:, KIND_COLOR]
+
+
+class _Rows(dict):
+    """The fields of `fields` restricted to `rows`, each sliced only when first read."""
+
+    def __init__(self, fields: dict, rows: np.ndarray):
+        super().__init__()
+        self._fields, self._rows = fields, rows
+
+    def __missing__(self, key):
+        value = self._fields[key]
+        if isinstance(value, np.ndarray):
+            value = value[self._rows]
+        self[key] = value
+        return value
