@@ -342,23 +342,25 @@ def pairwise_win_matrix(
 # ------------------------------------------------------------------------------------------------ reports
 
 
+def _cells(s: AgentSummary) -> list[str]:
+    """One summary as table cells: agent, games, wins, win rate, 95% CI, fair share, mean points, rating, CI."""
+    return [
+        s.name,
+        f"{s.games:d}",
+        f"{s.wins:.10g}",
+        f"{s.win_rate:.3f}",
+        f"[{s.win_rate_low:.3f}, {s.win_rate_high:.3f}]",
+        f"{s.fair_share:.3f}",
+        f"{s.mean_points:.1f}",
+        f"{s.rating:.0f}",
+        f"[{s.rating_low:.0f}, {s.rating_high:.0f}]",
+    ]
+
+
 def format_table(summaries: Sequence[AgentSummary]) -> str:
     """Plain-text table: agent, games, wins, win rate, 95% CI, fair share, mean points, rating [95% CI]."""
     head = ["agent", "games", "wins", "win rate", "95% CI", "fair", "mean pts", "rating", "95% CI"]
-    rows = [
-        [
-            s.name,
-            f"{s.games:d}",
-            f"{s.wins:.10g}",
-            f"{s.win_rate:.3f}",
-            f"[{s.win_rate_low:.3f}, {s.win_rate_high:.3f}]",
-            f"{s.fair_share:.3f}",
-            f"{s.mean_points:.1f}",
-            f"{s.rating:.0f}",
-            f"[{s.rating_low:.0f}, {s.rating_high:.0f}]",
-        ]
-        for s in summaries
-    ]
+    rows = [_cells(s) for s in summaries]
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
     left = {0}  # names left-aligned, numbers right-aligned
 
@@ -380,18 +382,7 @@ def rich_table(summaries: Sequence[AgentSummary], title: str | None = None):
         table.add_column(col, justify="right", no_wrap=True)
     for s in summaries:
         style = "green" if s.win_rate_low > s.fair_share else "red" if s.win_rate_high < s.fair_share else None
-        table.add_row(
-            s.name,
-            f"{s.games:d}",
-            f"{s.wins:.10g}",
-            f"{s.win_rate:.3f}",
-            f"[{s.win_rate_low:.3f}, {s.win_rate_high:.3f}]",
-            f"{s.fair_share:.3f}",
-            f"{s.mean_points:.1f}",
-            f"{s.rating:.0f}",
-            f"[{s.rating_low:.0f}, {s.rating_high:.0f}]",
-            style=style,
-        )
+        table.add_row(*_cells(s), style=style)
     return table
 
 
