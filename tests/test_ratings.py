@@ -300,7 +300,6 @@ def test_format_table(tournament):
 
 
 def test_rich_table(tournament):
-    pytest.importorskip("rich")
     _, summaries, _, _ = tournament
     table = rich_table(summaries, title="t")
     assert table.row_count == len(summaries)
