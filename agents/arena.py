@@ -187,8 +187,6 @@ def run_tournament(
     **rule_options: Any,
 ) -> TournamentResult:
     """A tournament of baseline agents by name (see the module docstring); writes reports to `out` if given."""
-    if not agents:
-        raise ValueError(f"give at least one agent; the agents are {', '.join(agent_names())}")
     lineups = _lineups(agents, num_players, lineup)
     if variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
