@@ -9,7 +9,8 @@ from uno_env import cards as C
 
 from .greedy import FIRST, IS_NUMBER, KIND_COLOR, KIND_RANK, NCK, RPC, GreedyAgent, color_counts, color_sums
 
-MAX_DRAWS = 25  # `none_drawn` counts larger hands as this large (the chance is ~0 by then)
+MAX_CARDS = 1024  # beyond any deck (at most 256 cards)
+_LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, MAX_CARDS + 1)))])  # log k!
 
 # FOLLOWS_CARD[j, k]: a card of kind j can follow a coloured card of kind k (same colour or rank, or a wild);
 # FOLLOWS_COLOR[j, c]: a card of kind j can follow a wild whose chosen colour is c.
@@ -33,14 +34,17 @@ SAVED = -0.5  # a saved wild: after draw / pass
 
 
 def none_drawn(pool: np.ndarray, good: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """The chance that `draws` cards dealt at random from `pool` cards, `good` of them good, hold no good one
-    (arrays broadcast together)."""
-    pool, good, draws = np.broadcast_arrays(pool, good, draws)
-    p = np.ones(pool.shape)
-    for i in range(min(int(draws.max(initial=0)), MAX_DRAWS)):
-        factor = np.clip((pool - good - i) / np.maximum(pool - i, 1.0), 0.0, 1.0)
-        p = np.where(i < draws, p * factor, p)
-    return p
+    """The chance that `draws` cards dealt at random from `pool` cards, `good` of them good, hold no good one:
+    C(pool - good, draws) / C(pool, draws) (arrays of whole numbers, broadcast together)."""
+    pool, good, draws = (
+        np.clip(np.rint(x).astype(np.int64), 0, MAX_CARDS) for x in np.broadcast_arrays(pool, good, draws)
+    )
+    good = np.minimum(good, pool)
+    bad = pool - good
+    possible = draws <= bad
+    log_p = _LOG_FACT[bad] + _LOG_FACT[pool - np.minimum(draws, pool)]
+    log_p -= _LOG_FACT[np.maximum(bad - draws, 0)] + _LOG_FACT[pool]
+    return np.where(possible, np.exp(np.minimum(log_p, 0.0)), 0.0)
 
 
 class CounterAgent(GreedyAgent):
@@ -63,8 +67,11 @@ class CounterAgent(GreedyAgent):
         Skip/Reverse, then a Narwhal (its forehead card must be guessed before it can go out);
       * weapons are kept for that moment: Creeperific "Urrrhhh" is played at once only when the next player
         is close or it empties the hand (else it waits among the plain wild cards); the Narwhal likewise;
-      * wild cards are saved: with at least `save_wilds` cards (hand and forehead) and the next player not
-        close, it draws rather than play a wild card of the last-resort tier (and keeps such a card drawn);
+      * wild cards are saved: while it holds at least `save_wilds` - 1 cards that are not wild (hand and
+        forehead), at least `save_pile` cards are left to draw (draw pile, and discard pile to reshuffle) and
+        the next player is not close, it draws rather than play a wild card of the last-resort tier (and keeps
+        such a card drawn). Only the cards that are not wild count, else a hand of wild cards would never
+        be played;
       * `hold` (default "auto": with three or more players): Skip, Reverse and Draw Two wait, after every
         number card, until the next player is close. With two players holding them measured clearly worse
         (there they are extra turns), so "auto" plays them at once there.
@@ -92,6 +99,7 @@ class CounterAgent(GreedyAgent):
         bluff_prior: float = 0.1,
         challenge_threshold: float = 0.5,
         save_wilds: int = 5,
+        save_pile: int = 10,
     ):
         if hold not in (True, False, "auto"):
             raise ValueError(f"hold must be True, False or 'auto', got {hold!r}")
@@ -102,6 +110,7 @@ class CounterAgent(GreedyAgent):
         self.bluff_prior = bluff_prior
         self.challenge_threshold = challenge_threshold
         self.save_wilds = save_wilds
+        self.save_pile = save_pile
 
     # ------------------------------------------------------------------ counting
     def unseen(self, f: dict[str, np.ndarray]) -> np.ndarray:
@@ -184,7 +193,9 @@ class CounterAgent(GreedyAgent):
         s[:, C.URRRHHH] = np.where(close | empties, FIRST + 2.0, KEPT_URRRHHH)
         s[:, C.NARWHAL] = np.where(close, STRIKE + STRIKE_NARWHAL, KEPT_NARWHAL)
         if self.save_wilds:  # a wild in the last-resort tier waits; it draws instead (or keeps a drawn wild)
-            save = (~close & (f["cards"][:, 0] >= self.save_wilds))[:, None]
+            can_draw = f["draw_pile_size"][:, 0] + np.maximum(f["discard_pile"].sum(axis=1) - 1, 0)
+            others = hc.sum(axis=1) + f["forehead_counts"][:, 0] + 1  # a wild and every card not wild
+            save = (~close & (others >= self.save_wilds) & (can_draw >= self.save_pile))[:, None]
             wilds = s[:, NCK:]
             last_resort = (wilds > 0) & (wilds < LAST_RESORT_TOP)
             s[:, NCK:] = np.where(save & last_resort, SAVED, wilds)

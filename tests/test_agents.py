@@ -480,5 +480,22 @@ def win_rate(agent_a, agent_b, variant, games, seed=0):
     return wins / games
 
 
+@pytest.mark.parametrize("variant", ["classic", "monster_high"])
+def test_counter_games_end_in_good_time(variant):
+    """Saving wild cards must not stall a game (a hand of wild cards once kept drawing for thousands of steps)."""
+    agent = CounterAgent(1)
+    venv = UnoVectorEnv(variant, 2, 200, learner_seats=[0], opponents={1: RandomAgent(2)}, observation="knowledge")
+    agent.bind(venv.spec, venv.rules)
+    obs, masks = venv.reset(seed=0)
+    length = np.full(200, -1)
+    for _ in range(400):
+        obs, masks, _, _, _, info = venv.step(agent.act(obs, masks))
+        first = info["_episode"] & (length < 0)
+        length[first] = info["episode"]["length"][first]
+        if (length >= 0).all():
+            break
+    assert (length >= 0).all() and length.max() < 600
+
+
 def test_greedy_beats_random():
     assert win_rate(GreedyAgent(1), RandomAgent(2), "classic", 600) > 0.55  # measured ~0.98
