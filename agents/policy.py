@@ -1,0 +1,198 @@
+"""Trained policies as agents: the network the native PPO trains, its file format, and the shipped policies.
+
+```python
+from agents.policy import PolicyAgent
+
+agent = PolicyAgent.shipped("classic")        # the policy shipped for the preset (any shipped player count)
+agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `python -m train.native_ppo`
+```
+
+`uno-arena --agents ppo:classic counter` seats the shipped policy; `ppo:PATH` seats a policy file, and
+`sb3:PATH` a MaskablePPO model saved by `python -m train.sb3_ppo`.
+
+**The network** (`PolicyNetwork`): the int8 observation times a fixed per-entry scale (counts that can
+grow past a handful, such as hand sizes and the draw pile, are scaled down), an MLP trunk (ReLU), a
+policy head of 77 logits and a value head. Illegal actions get a logit of -1e9, so they have probability 0.
+
+**A policy file** is `torch.save` of a plain dict (loadable with `weights_only=True`): `format`, `variant`,
+`num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `rule_options`,
+`state_dict` and `trained` (how it was made: steps, minutes, command).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from uno_env import actions as A
+from uno_env import observation as O
+
+POLICY_FORMAT = "uno-env-policy-1"
+SHIPPED_DIR = Path(__file__).parent / "policies"
+ILLEGAL_LOGIT = -1e9
+
+# Fields whose entries can grow past a few copies, and the scale that brings them near 1.
+FIELD_SCALES = {"hand_sizes": 1 / 8, "draw_pile_size": 1 / 32, "pending_draw": 1 / 4, "scores": 1 / 100}
+
+
+def input_scale(level: str, num_players: int) -> torch.Tensor:
+    """The per-entry scale of an observation vector, from the observation layout."""
+    layout = O.observation_layout(level, num_players)
+    size = max(part.stop for part, _ in layout.values())
+    scale = torch.ones(size)
+    for name, factor in FIELD_SCALES.items():
+        scale[layout[name][0]] = factor
+    return scale
+
+
+class PolicyNetwork(nn.Module):
+    """Masked policy logits and a state value from an observation vector (see the module docstring)."""
+
+    def __init__(self, level: str, num_players: int, hidden: tuple[int, ...] = (256, 256)):
+        super().__init__()
+        self.level, self.num_players, self.hidden = level, num_players, tuple(hidden)
+        self.register_buffer("scale", input_scale(level, num_players))
+        layers: list[nn.Module] = []
+        width = self.scale.numel()
+        for size in hidden:
+            layers += [nn.Linear(width, size), nn.ReLU()]
+            width = size
+        self.trunk = nn.Sequential(*layers)
+        self.policy_head = nn.Linear(width, A.NUM_ACTIONS)
+        self.value_head = nn.Linear(width, 1)
+        nn.init.orthogonal_(self.policy_head.weight, gain=0.01)
+        nn.init.zeros_(self.policy_head.bias)
+
+    @property
+    def observation_size(self) -> int:
+        return self.scale.numel()
+
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """observations (B, L) int8/float, masks (B, 77) bool -> masked logits (B, 77), values (B,)."""
+        first = self.trunk[0]  # the scale folded into the first layer's weights: cheaper than scaling inputs
+        features = self.trunk[1:](nn.functional.linear(observations.float(), first.weight * self.scale, first.bias))
+        logits = self.policy_head(features).masked_fill(~masks, ILLEGAL_LOGIT)
+        return logits, self.value_head(features).squeeze(-1)
+
+    def to_file_dict(self, variant: str, rule_options: dict | None = None, **trained: Any) -> dict[str, Any]:
+        """This network as a policy file's dict (see the module docstring)."""
+        return {
+            "format": POLICY_FORMAT,
+            "variant": variant,
+            "num_players": self.num_players,
+            "observation": self.level,
+            "observation_size": self.observation_size,
+            "hidden": list(self.hidden),
+            "rule_options": dict(rule_options or {}),
+            "state_dict": {k: v.detach().cpu().clone() for k, v in self.state_dict().items()},
+            "trained": trained,
+        }
+
+    @classmethod
+    def from_file_dict(cls, data: dict[str, Any]) -> PolicyNetwork:
+        if data.get("format") != POLICY_FORMAT:
+            raise ValueError(f"not a uno-env policy file (format {data.get('format')!r}, expected {POLICY_FORMAT!r})")
+        network = cls(data["observation"], data["num_players"], tuple(data["hidden"]))
+        network.load_state_dict({k: v.float() for k, v in data["state_dict"].items()})
+        return network.eval()
+
+
+def load_policy_file(path: str | Path) -> dict[str, Any]:
+    """A policy file's dict (see the module docstring); a clear error if it is missing or not one."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no policy file at {path}")
+    data = torch.load(path, map_location="cpu", weights_only=True)
+    if not isinstance(data, dict) or data.get("format") != POLICY_FORMAT:
+        raise ValueError(f"{path} is not a uno-env policy file (written by train.native_ppo)")
+    return data
+
+
+def shipped_policies() -> dict[tuple[str, int], Path]:
+    """(variant, players) -> the shipped policy file, for every policy in agents/policies/."""
+    found = {}
+    for path in sorted(SHIPPED_DIR.glob("*-*p.pt")):
+        variant, players = path.stem.rsplit("-", 1)
+        found[(variant, int(players[:-1]))] = path
+    return found
+
+
+class PolicyAgent:
+    """A trained `PolicyNetwork` as an agent of the agent protocol: the most likely legal action, or a sample.
+
+    `policy` is a policy file's path, its dict, or a network. `sample=True` draws actions from the policy
+    (seeded by `seed`) instead of taking the most likely one. `bind` refuses a game the network was not
+    trained for (another player count or observation size).
+    """
+
+    def __init__(self, policy: str | Path | dict | PolicyNetwork, *, sample: bool = False, seed: int | None = None,
+                 device: str = "cpu", name: str | None = None):  # fmt: skip
+        if isinstance(policy, PolicyNetwork):
+            self.network, self.info = policy, {}
+        else:
+            data = policy if isinstance(policy, dict) else load_policy_file(policy)
+            self.network = PolicyNetwork.from_file_dict(data)
+            self.info = {k: v for k, v in data.items() if k != "state_dict"}
+        self.network = self.network.to(device).eval()
+        self.device = torch.device(device)
+        self.observation = self.network.level
+        self.sample = sample
+        self.generator = torch.Generator(device=self.device)
+        self.generator.manual_seed(0 if seed is None else int(seed))
+        self.name = name or str(policy if not isinstance(policy, (dict, PolicyNetwork)) else "policy")
+
+    @classmethod
+    def shipped(cls, variant: str, num_players: int | None = None, **options: Any) -> PolicyAgent | ShippedPolicy:
+        """The policy shipped for a preset: for `num_players`, or chosen by `bind` from the game's player count."""
+        available = shipped_policies()
+        if not any(v == variant for v, _ in available):
+            names = ", ".join(f"{v} ({n} players)" for v, n in available) or "none"
+            raise ValueError(f"no shipped policy for {variant!r}; shipped: {names}")
+        if num_players is None:
+            return ShippedPolicy(variant, **options)
+        if (variant, num_players) not in available:
+            counts = sorted(n for v, n in available if v == variant)
+            raise ValueError(f"no shipped {variant!r} policy for {num_players} players; shipped for {counts}")
+        return cls(available[(variant, num_players)], name=f"ppo:{variant}", **options)
+
+    def bind(self, spec: O.ObservationSpec, rules: Any = None) -> None:
+        if spec.num_players != self.network.num_players or spec.size != self.network.observation_size:
+            raise ValueError(
+                f"policy {self.name} was trained for {self.network.num_players} players with {self.observation} "
+                f"observations of size {self.network.observation_size}; this game has {spec.num_players} players "
+                f"(observation size {spec.size})"
+            )
+
+    @torch.inference_mode()
+    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        obs = torch.from_numpy(np.ascontiguousarray(observations)).to(self.device)
+        masks = torch.from_numpy(np.ascontiguousarray(action_masks)).to(self.device).bool()
+        logits, _ = self.network(obs, masks)
+        if self.sample:
+            actions = torch.multinomial(torch.softmax(logits, -1), 1, generator=self.generator).squeeze(-1)
+        else:
+            actions = logits.argmax(-1)
+        return actions.cpu().numpy().astype(np.int64)
+
+
+class ShippedPolicy:
+    """A shipped policy whose player count is not known yet: `bind` loads the one for the game's players."""
+
+    def __init__(self, variant: str, **options: Any):
+        self.variant, self.options, self.agent = variant, options, None
+        # every shipped policy of a preset reads the same level
+        path = next(p for (v, _), p in shipped_policies().items() if v == variant)
+        self.observation = load_policy_file(path)["observation"]
+
+    def bind(self, spec: O.ObservationSpec, rules: Any = None) -> None:
+        self.agent = PolicyAgent.shipped(self.variant, spec.num_players, **self.options)
+        self.agent.bind(spec, rules)
+
+    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if self.agent is None:
+            raise RuntimeError("bind(spec, rules) first: the player count picks the shipped policy")
+        return self.agent.act(observations, action_masks)

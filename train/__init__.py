@@ -1,0 +1,1 @@
+"""Training scripts: native PPO, Stable-Baselines3 MaskablePPO and RLlib."""

@@ -1,0 +1,413 @@
+"""Native PPO: a readable single-file PPO in PyTorch on the batched vector env, with a league of opponents.
+
+    python -m train.native_ppo --variant classic --players 2 --minutes 30 --out runs/classic
+    python -m train.native_ppo --resume runs/classic/checkpoint.pt --minutes 10   # go on where it stopped
+    tensorboard --logdir runs/
+
+The learner plays one seat in every game of `UnoVectorEnv`s; the other seats are played by a league:
+each group of games has one opponent, either a baseline (`counter`, `greedy`, ...) or `self`, a frozen
+snapshot of the learner drawn from its past (the latest with probability 1/2, else any) and redrawn every
+`snapshot_every` updates. Each update collects `rollout_steps` decisions from every game, computes GAE
+advantages and runs `epochs` passes of clipped PPO over minibatches, with masked logits (illegal
+actions have probability 0, `agents.policy.PolicyNetwork`). It uses a GPU when there is one.
+
+Every `eval_every` updates the greedy policy plays `eval_games` paired games against each `eval_against`
+baseline through the tournament runner; win rates with 95% intervals go to TensorBoard and the console.
+The run writes `policy.pt` (the policy file, an agent for `uno-arena --agents ppo:PATH`), `checkpoint.pt`
+(everything needed to resume) and TensorBoard logs (losses, entropy, episode results, steps per second)
+to `out`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import tyro
+from torch.utils.tensorboard import SummaryWriter
+from tqdm import tqdm
+
+from agents.arena import make_agent, parse_option, play_games
+from agents.policy import PolicyAgent, PolicyNetwork
+from agents.ratings import wilson_interval
+from uno_env import PRESETS
+from uno_env.vector import UnoVectorEnv
+
+
+@dataclass
+class Config:
+    """Native PPO training (every field is a command-line flag)."""
+
+    variant: str = "classic"
+    """The preset to train on."""
+    players: int = 2
+    """Players at the table; the learner takes one seat, the league the others."""
+    options: tuple[str, ...] = ()
+    """Rule options of the preset as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true."""
+    observation: str = "knowledge"
+    """The observation level the policy reads (minimal or knowledge)."""
+    league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
+    """Opponents as NAME:SHARE (the share of games each plays): baseline names, and `self` for past snapshots."""
+    minutes: float = 30.0
+    """Wall-clock budget of this run (training stops at whichever of minutes and total_steps comes first)."""
+    total_steps: int = 10**12
+    """Budget in learner decisions."""
+    num_envs: int = 2048
+    """Games stepped together."""
+    rollout_steps: int = 32
+    """Decisions collected from every game per update."""
+    epochs: int = 2
+    """Passes over each rollout."""
+    minibatch_size: int = 8192
+    """Samples per gradient step."""
+    learning_rate: float = 5e-4
+    """Adam's step size, annealed linearly to 10% over the budget."""
+    gamma: float = 0.995
+    """Discount per decision."""
+    gae_lambda: float = 0.95
+    """GAE's lambda."""
+    clip: float = 0.2
+    """PPO's ratio clip."""
+    entropy_coef: float = 0.01
+    """Weight of the entropy bonus."""
+    value_coef: float = 0.5
+    """Weight of the value loss."""
+    max_grad_norm: float = 0.5
+    """Gradient norm clip."""
+    hidden: tuple[int, ...] = (256, 256)
+    """Widths of the MLP trunk's layers."""
+    snapshot_every: int = 10
+    """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
+    league_size: int = 20
+    """Past snapshots kept."""
+    eval_every: int = 50
+    """Updates between evaluations (0: only at the end)."""
+    eval_games: int = 2000
+    """Paired games per evaluation opponent."""
+    eval_against: tuple[str, ...] = ("counter",)
+    """Baselines the evaluation plays."""
+    checkpoint_every: int = 50
+    """Updates between checkpoints."""
+    seed: int = 0
+    """Seeds the games, the network and the sampling."""
+    device: str = "auto"
+    """auto (cuda when there is one), cpu or cuda."""
+    threads: int = 0
+    """torch CPU threads (0: torch's default)."""
+    out: Path = Path("runs/native_ppo")
+    """Folder for policy.pt, checkpoint.pt and the TensorBoard logs."""
+    resume: Path | None = None
+    """A checkpoint.pt to go on from (its settings are kept; the budget flags of this command apply)."""
+    progress: bool = True
+    """Show a progress bar."""
+
+    @property
+    def rule_options(self) -> dict[str, Any]:
+        return dict(parse_option(text) for text in self.options)
+
+    @property
+    def league_shares(self) -> dict[str, float]:
+        shares = {}
+        for entry in self.league:
+            name, _, share = entry.partition(":")
+            try:
+                shares[name] = float(share or 1)
+            except ValueError:
+                raise ValueError(f"league entries are NAME:SHARE (e.g. counter:4), got {entry!r}") from None
+        return shares
+
+    def validate(self) -> None:
+        if self.variant not in PRESETS:
+            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
+        if self.observation not in ("minimal", "knowledge"):
+            raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
+        if not self.league or any(share <= 0 for share in self.league_shares.values()):
+            raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
+        for name in self.league_shares:
+            if name != "self":
+                make_agent(name)  # a clear error for an unknown agent
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden needs at least one layer width >= 1, got {self.hidden!r}")
+        if self.num_envs < len(self.league):
+            raise ValueError(f"num_envs ({self.num_envs}) must give every league opponent a game")
+        if self.num_envs * self.rollout_steps < self.minibatch_size:
+            raise ValueError("minibatch_size must be at most num_envs * rollout_steps")
+
+
+class League:
+    """Groups of games, each against one opponent; `self` opponents are frozen snapshots of the learner."""
+
+    def __init__(self, config: Config, network: PolicyNetwork, rng: np.random.Generator):
+        self.config, self.rng = config, rng
+        league = config.league_shares
+        names = list(league)
+        shares = np.array([league[n] for n in names], float)
+        sizes = np.maximum(1, np.floor(shares / shares.sum() * config.num_envs)).astype(int)
+        sizes[np.argmax(sizes)] += config.num_envs - sizes.sum()
+        self.snapshots: list[dict[str, torch.Tensor]] = []
+        self.groups: list[tuple[str, UnoVectorEnv, Any]] = []
+        for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
+            if name == "self":
+                opponent = PolicyAgent(copy.deepcopy(network).cpu(), sample=True, seed=config.seed + i)
+            else:
+                opponent = make_agent(name, seed=config.seed + 1000 + i)
+            venv = UnoVectorEnv(
+                config.variant, config.players, int(size), learner_seats=[0], opponents=opponent,
+                observation=config.observation, **config.rule_options,
+            )  # fmt: skip
+            self.groups.append((name, venv, opponent))
+        self.add_snapshot(network)
+
+    def add_snapshot(self, network: PolicyNetwork) -> None:
+        """Keep the learner's weights in the pool and redraw every `self` opponent from it."""
+        self.snapshots.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
+        self.snapshots = self.snapshots[-self.config.league_size :]
+        for name, _, opponent in self.groups:
+            if name == "self":
+                latest = self.rng.random() < 0.5
+                pick = len(self.snapshots) - 1 if latest else int(self.rng.integers(len(self.snapshots)))
+                opponent.network.load_state_dict(self.snapshots[pick])
+
+    def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in enumerate(self.groups)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+    def step(self, actions: np.ndarray):
+        """Step every group; returns obs, masks, learner rewards, done, winners (-1: none) of ended games."""
+        obs, masks, rewards, done, won = [], [], [], [], []
+        at = 0
+        for _, venv, _ in self.groups:
+            o, m, r, terminated, truncated, info = venv.step(actions[at : at + venv.num_envs])
+            at += venv.num_envs
+            obs.append(o)
+            masks.append(m)
+            rewards.append(r[:, 0])
+            ended = terminated | truncated
+            done.append(ended)
+            won.append(np.where(ended, info["episode"]["winner"], -2))
+        return tuple(np.concatenate(x) for x in (obs, masks, rewards, done, won))
+
+
+def evaluate(network: PolicyNetwork, config: Config, seed: int) -> dict[str, tuple[float, float, float]]:
+    """Win rate and 95% interval of the greedy policy against each `eval_against` baseline (paired games)."""
+    learner = PolicyAgent(copy.deepcopy(network).cpu().eval(), name="learner")
+    results = {}
+    for name in config.eval_against:
+        agents = {"learner": learner, name: make_agent(name, seed=seed)}
+        lineup = ["learner"] + [name] * (config.players - 1)
+        records = play_games(
+            agents, lineup, config.variant, games=config.eval_games, seed=seed, **config.rule_options
+        )
+        wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
+        low, high = wilson_interval(wins, len(records))
+        results[name] = (wins / len(records), low, high)
+    return results
+
+
+def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+    """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses."""
+    n = batch["actions"].shape[0]
+    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
+    steps = 0
+    for _ in range(config.epochs):
+        order = torch.randperm(n, device=batch["actions"].device)
+        for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
+            idx = order[start : start + config.minibatch_size]
+            logits, values = network(batch["obs"][idx], batch["masks"][idx])
+            log_probs = torch.log_softmax(logits, -1)
+            new_logp = log_probs.gather(1, batch["actions"][idx, None]).squeeze(1)
+            probs = log_probs.exp()
+            entropy = -(probs * log_probs).masked_fill(~batch["masks"][idx], 0.0).sum(-1).mean()
+            advantages = batch["advantages"][idx]
+            advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+            log_ratio = new_logp - batch["logp"][idx]
+            ratio = log_ratio.exp()
+            policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - config.clip, 1 + config.clip))
+            policy_loss = policy_loss.mean()
+            value_loss = 0.5 * (values - batch["returns"][idx]).pow(2).mean()
+            loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+            optimizer.step()
+            with torch.no_grad():
+                stats["policy_loss"] += policy_loss.item()
+                stats["value_loss"] += value_loss.item()
+                stats["entropy"] += entropy.item()
+                stats["approx_kl"] += ((ratio - 1) - log_ratio).mean().item()
+                stats["clip_fraction"] += ((ratio - 1).abs() > config.clip).float().mean().item()
+            steps += 1
+    return {k: v / max(steps, 1) for k, v in stats.items()}
+
+
+def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.Tensor:
+    """Generalized advantage estimates over a (T, B) rollout; dones[t] ends the episode after step t."""
+    advantages = torch.zeros_like(rewards)
+    running = torch.zeros_like(last_values)
+    for t in reversed(range(rewards.shape[0])):
+        next_values = last_values if t == rewards.shape[0] - 1 else values[t + 1]
+        not_done = 1.0 - dones[t]
+        delta = rewards[t] + gamma * next_values * not_done - values[t]
+        running = delta + gamma * lam * not_done * running
+        advantages[t] = running
+    return advantages
+
+
+def train(config: Config) -> dict[str, Any]:
+    """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
+    state = None
+    if config.resume is not None:
+        state = torch.load(config.resume, map_location="cpu", weights_only=False)
+        budget = {k: getattr(config, k) for k in ("minutes", "total_steps", "out", "progress", "device", "threads")}
+        config = dataclasses.replace(Config(**state["config"]), resume=config.resume, **budget)
+    config.validate()
+    device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available() else
+                          ("cpu" if config.device == "auto" else config.device))  # fmt: skip
+    if config.threads:
+        torch.set_num_threads(config.threads)
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    network = PolicyNetwork(config.observation, config.players, config.hidden).to(device)
+    optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
+    update, steps_done, minutes_done = 0, 0, 0.0
+    if state is not None:
+        network.load_state_dict(state["network"])
+        optimizer.load_state_dict(state["optimizer"])
+        update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
+        rng = np.random.default_rng([config.seed, update])
+    league = League(config, network, rng)
+    if state is not None:
+        league.snapshots = state["snapshots"]
+        league.add_snapshot(network)
+
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    writer = SummaryWriter(out / "tensorboard")
+    b, t_len = config.num_envs, config.rollout_steps
+    obs_np, masks_np = league.reset(seed=config.seed * 10**9 + update * b)
+    buffers = {
+        "obs": torch.zeros((t_len, b, obs_np.shape[1]), dtype=torch.int8, device=device),
+        "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
+        "actions": torch.zeros((t_len, b), dtype=torch.long, device=device),
+        "logp": torch.zeros((t_len, b), device=device),
+        "values": torch.zeros((t_len, b), device=device),
+        "rewards": torch.zeros((t_len, b), device=device),
+        "dones": torch.zeros((t_len, b), device=device),
+    }
+    steps_per_update = b * t_len
+    budget_steps = min(config.total_steps, steps_done + int(1e15))
+    started = time.perf_counter()
+    deadline = started + config.minutes * 60
+    bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
+    episode_wins, episode_count = 0, 0
+    evaluation: dict[str, tuple[float, float, float]] = {}
+
+    def save(path: Path) -> None:
+        torch.save({
+            "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
+            "network": network.state_dict(), "optimizer": optimizer.state_dict(), "update": update,
+            "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
+            "snapshots": league.snapshots,
+        }, path)  # fmt: skip
+        policy = network.to_file_dict(
+            config.variant, config.rule_options, steps=steps_done, updates=update,
+            minutes=round(minutes_done + (time.perf_counter() - started) / 60, 2),
+            command="python -m train.native_ppo " + " ".join(sys.argv[1:]),
+        )  # fmt: skip
+        torch.save(policy, out / "policy.pt")
+
+    while time.perf_counter() < deadline and steps_done + steps_per_update <= budget_steps:
+        fraction = min(1.0, (time.perf_counter() - started) / (config.minutes * 60))
+        for group in optimizer.param_groups:
+            group["lr"] = config.learning_rate * (1.0 - 0.9 * fraction)
+        rollout_started = time.perf_counter()
+        network.eval()
+        for t in range(t_len):
+            obs = torch.from_numpy(obs_np).to(device)
+            masks = torch.from_numpy(masks_np).to(device).bool()
+            with torch.inference_mode():
+                logits, values = network(obs, masks)
+                # Gumbel-max: one sample per row of the masked categorical
+                noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(1e-20, 1.0)))
+                actions = (logits + noise).argmax(-1)
+                logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
+            buffers["obs"][t], buffers["masks"][t] = obs, masks
+            buffers["actions"][t], buffers["logp"][t], buffers["values"][t] = actions, logp, values
+            obs_np, masks_np, rewards, dones, winners = league.step(actions.cpu().numpy())
+            buffers["rewards"][t] = torch.from_numpy(rewards).to(device, torch.float32)
+            buffers["dones"][t] = torch.from_numpy(dones).to(device, torch.float32)
+            ended = winners > -2
+            episode_count += int(ended.sum())
+            episode_wins += int((winners[ended] == 0).sum())
+        rollout_seconds = time.perf_counter() - rollout_started
+
+        update_started = time.perf_counter()
+        with torch.inference_mode():
+            _, last_values = network(torch.from_numpy(obs_np).to(device), torch.from_numpy(masks_np).to(device).bool())
+        advantages = gae(buffers["rewards"], buffers["values"], buffers["dones"], last_values,
+                         config.gamma, config.gae_lambda)  # fmt: skip
+        batch = {
+            "obs": buffers["obs"].reshape(t_len * b, -1), "masks": buffers["masks"].reshape(t_len * b, -1),
+            "actions": buffers["actions"].reshape(-1), "logp": buffers["logp"].reshape(-1),
+            "advantages": advantages.reshape(-1), "returns": (advantages + buffers["values"]).reshape(-1),
+        }  # fmt: skip
+        network.train()
+        stats = ppo_update(network, optimizer, batch, config)
+        update += 1
+        steps_done += steps_per_update
+        update_seconds = time.perf_counter() - update_started
+
+        writer.add_scalar("speed/env_steps_per_second", steps_per_update / rollout_seconds, steps_done)
+        writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
+        for key, value in stats.items():
+            writer.add_scalar(f"loss/{key}", value, steps_done)
+        writer.add_scalar("loss/learning_rate", optimizer.param_groups[0]["lr"], steps_done)
+        if episode_count:
+            writer.add_scalar("episodes/league_win_rate", episode_wins / episode_count, steps_done)
+            episode_wins, episode_count = 0, 0
+        if update % config.snapshot_every == 0:
+            league.add_snapshot(network)
+        if config.eval_every and update % config.eval_every == 0:
+            evaluation = log_evaluation(network, config, writer, steps_done, update, bar)
+        if update % config.checkpoint_every == 0:
+            save(out / "checkpoint.pt")
+        bar.n = min(bar.total, int(time.perf_counter() - started))
+        bar.set_postfix(steps=steps_done, sps=int(steps_per_update / (rollout_seconds + update_seconds)))
+    bar.close()
+    evaluation = log_evaluation(network, config, writer, steps_done, update, None)
+    save(out / "checkpoint.pt")
+    writer.close()
+    return {"updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out)}
+
+
+def log_evaluation(network, config: Config, writer, steps: int, update: int, bar) -> dict:
+    results = evaluate(network, config, seed=10**6 + update)
+    for name, (rate, low, high) in results.items():
+        writer.add_scalar(f"eval/win_rate_vs_{name}", rate, steps)
+        writer.add_scalar(f"eval/win_rate_vs_{name}_low", low, steps)
+        writer.add_scalar(f"eval/win_rate_vs_{name}_high", high, steps)
+    line = ", ".join(f"vs {n} {r:.3f} [{lo:.3f}, {hi:.3f}]" for n, (r, lo, hi) in results.items())
+    (bar.write if bar is not None else print)(f"update {update}, {steps} steps: {line}")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = tyro.cli(Config, args=argv, description=__doc__.split("\n\n")[0])
+    try:
+        summary = train(config)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"trained {summary['steps']} steps in {summary['updates']} updates; policy in {summary['out']}/policy.pt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

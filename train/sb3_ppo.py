@@ -1,0 +1,192 @@
+"""Stable-Baselines3 MaskablePPO on the project's SB3 vector adapter, against baselines or its own snapshots.
+
+    python -m train.sb3_ppo --variant classic --timesteps 2000000 --opponents counter greedy --out runs/sb3
+    python -m train.sb3_ppo --resume runs/sb3/model.zip --timesteps 1000000        # go on where it stopped
+    tensorboard --logdir runs/
+
+The learner plays seat 0 of `num_envs` games of `uno_env.wrappers.UnoSB3VecEnv`; the other seats are
+played by one of `opponents` (baseline names, or `self`: a frozen copy of the learner), drawn again every
+`switch_every` timesteps (games in progress go on with the new opponent). sb3-contrib's MaskablePPO reads
+the legal actions from the env's `action_masks()`. SB3 logs to TensorBoard (`time/fps` is its env steps
+per second) and shows a progress bar; checkpoints go to `out/checkpoints/`; every `eval_every` timesteps
+the deterministic policy plays `eval_games` paired games against each `eval_against` baseline through the
+tournament runner (`eval/win_rate_vs_*` with 95% intervals). The final model is `out/model.zip`, with
+`out/model.json` (variant, players, observation level) beside it, so `uno-arena --agents sb3:out/model.zip`
+can seat it (`SB3Agent`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import tyro
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+
+from agents.arena import make_agent, parse_option, play_games
+from agents.ratings import wilson_interval
+from agents.sb3_agent import SB3Agent
+from uno_env import PRESETS
+from uno_env.wrappers import UnoSB3VecEnv
+
+
+@dataclass
+class Config:
+    """MaskablePPO training (every field is a command-line flag)."""
+
+    variant: str = "classic"
+    """The preset to train on."""
+    players: int = 2
+    """Players at the table; the learner takes seat 0."""
+    options: tuple[str, ...] = ()
+    """Rule options as NAME=VALUE (`uno_env.rules.OPTION_NAMES`)."""
+    observation: str = "knowledge"
+    """The observation level the policy reads."""
+    opponents: tuple[str, ...] = ("counter", "greedy", "self")
+    """Opponents drawn in turn: baseline names, or `self` for a frozen copy of the learner."""
+    switch_every: int = 65_536
+    """Timesteps between opponent draws."""
+    timesteps: int = 1_000_000
+    """Learner decisions to train for."""
+    num_envs: int = 256
+    """Games stepped together."""
+    n_steps: int = 64
+    """Decisions per game per rollout (MaskablePPO's n_steps)."""
+    batch_size: int = 4096
+    """Minibatch size."""
+    n_epochs: int = 4
+    """Passes over each rollout."""
+    learning_rate: float = 3e-4
+    """Adam's step size."""
+    gamma: float = 0.995
+    """Discount per decision."""
+    net_arch: tuple[int, ...] = (64, 64)
+    """Widths of the policy and value MLPs (SB3's default)."""
+    eval_every: int = 500_000
+    """Timesteps between evaluations (0: only at the end)."""
+    eval_games: int = 2000
+    """Paired games per evaluation opponent."""
+    eval_against: tuple[str, ...] = ("counter",)
+    """Baselines the evaluation plays."""
+    checkpoint_every: int = 500_000
+    """Timesteps between checkpoints."""
+    seed: int = 0
+    """Seeds the games, the network and the opponents."""
+    device: str = "auto"
+    """torch device for the policy."""
+    out: Path = Path("runs/sb3_ppo")
+    """Folder for model.zip, model.json, checkpoints/ and the TensorBoard logs."""
+    resume: Path | None = None
+    """A model .zip to go on from."""
+    progress: bool = True
+    """Show SB3's progress bar."""
+
+    @property
+    def rule_options(self) -> dict[str, Any]:
+        return dict(parse_option(text) for text in self.options)
+
+    def validate(self) -> None:
+        if self.variant not in PRESETS:
+            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
+        if not self.opponents:
+            raise ValueError("give at least one opponent (a baseline name or self)")
+        for name in {*self.opponents, *self.eval_against} - {"self"}:
+            make_agent(name)  # a clear error for an unknown agent
+
+
+class LeagueCallback(BaseCallback):
+    """Draws the opponent every `switch_every` steps and evaluates every `eval_every` steps."""
+
+    def __init__(self, config: Config, env: UnoSB3VecEnv):
+        super().__init__()
+        self.config, self.env = config, env
+        self.rng = np.random.default_rng(config.seed)
+        self.baselines = {name: make_agent(name, seed=config.seed + i) for i, name in enumerate(config.opponents)
+                          if name != "self"}  # fmt: skip
+        self.next_switch, self.next_eval = 0, config.eval_every or float("inf")
+        self.results: dict[str, tuple[float, float, float]] = {}
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_switch:
+            name = self.config.opponents[int(self.rng.integers(len(self.config.opponents)))]
+            self.env.venv.set_opponents(self._frozen_self() if name == "self" else self.baselines[name])
+            self.logger.record("league/opponent_is_self", float(name == "self"))
+            self.next_switch += self.config.switch_every
+        if self.num_timesteps >= self.next_eval:
+            self.evaluate()
+            self.next_eval += self.config.eval_every
+        return True
+
+    def _frozen_self(self) -> SB3Agent:
+        path = Path(self.config.out) / "self_snapshot.zip"
+        self.model.save(path)
+        return SB3Agent(MaskablePPO.load(path, device="cpu"), self.config.observation, self.config.players)
+
+    def evaluate(self) -> dict[str, tuple[float, float, float]]:
+        config = self.config
+        learner = SB3Agent(self.model, config.observation, config.players)
+        for i, name in enumerate(config.eval_against):
+            agents = {"learner": learner, name: make_agent(name, seed=config.seed + 100 + i)}
+            lineup = ["learner"] + [name] * (config.players - 1)
+            records = play_games(agents, lineup, config.variant, games=config.eval_games,
+                                 seed=10**6 + self.num_timesteps, **config.rule_options)  # fmt: skip
+            wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
+            low, high = wilson_interval(wins, len(records))
+            self.results[name] = (wins / len(records), low, high)
+            self.logger.record(f"eval/win_rate_vs_{name}", wins / len(records))
+            self.logger.record(f"eval/win_rate_vs_{name}_low", low)
+            self.logger.record(f"eval/win_rate_vs_{name}_high", high)
+            print(f"{self.num_timesteps} steps: vs {name} {wins / len(records):.3f} [{low:.3f}, {high:.3f}]")
+        return self.results
+
+
+def train(config: Config) -> dict[str, Any]:
+    """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
+    config.validate()
+    out = Path(config.out)
+    out.mkdir(parents=True, exist_ok=True)
+    first = next(name for name in config.opponents if name != "self") if set(config.opponents) != {"self"} else None
+    env = UnoSB3VecEnv(
+        config.variant, config.players, config.num_envs, seed=config.seed, observation=config.observation,
+        opponents=make_agent(first or "random", seed=config.seed), **config.rule_options,
+    )  # fmt: skip
+    if config.resume is not None:
+        model = MaskablePPO.load(config.resume, env=env, device=config.device, tensorboard_log=str(out / "tensorboard"))
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
+            learning_rate=config.learning_rate, gamma=config.gamma, seed=config.seed, device=config.device,
+            policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=str(out / "tensorboard"), verbose=0,
+        )  # fmt: skip
+    league = LeagueCallback(config, env)
+    checkpoints = CheckpointCallback(max(config.checkpoint_every // config.num_envs, 1), str(out / "checkpoints"),
+                                     name_prefix="model")  # fmt: skip
+    model.learn(config.timesteps, callback=CallbackList([league, checkpoints]), progress_bar=config.progress,
+                reset_num_timesteps=config.resume is None)  # fmt: skip
+    model.save(out / "model.zip")
+    (out / "model.json").write_text(json.dumps({
+        "variant": config.variant, "num_players": config.players, "observation": config.observation,
+        "rule_options": config.rule_options, "timesteps": int(model.num_timesteps),
+    }, indent=2))  # fmt: skip
+    results = league.evaluate()
+    return {"timesteps": int(model.num_timesteps), "evaluation": results, "out": str(out)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    config = tyro.cli(Config, args=argv, description=__doc__.split("\n\n")[0])
+    try:
+        summary = train(config)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"trained {summary['timesteps']} timesteps; model in {summary['out']}/model.zip")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
