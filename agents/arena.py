@@ -44,16 +44,43 @@ def _factories() -> dict[str, Any]:
     return {"random": RandomAgent, "naive": NaiveAgent, "greedy": GreedyAgent, "counter": CounterAgent}
 
 
+def _ppo(argument: str, seed: int | None):
+    from .policy import PolicyAgent
+
+    if argument.endswith(".pt") or Path(argument).exists():
+        return PolicyAgent(argument, name=f"ppo:{argument}")
+    return PolicyAgent.shipped(argument)
+
+
+def _sb3(argument: str, seed: int | None):
+    from .sb3_agent import SB3Agent
+
+    return SB3Agent(argument)
+
+
+# Trained agents by PREFIX:ARGUMENT: loader(argument, seed) -> agent.
+TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3}
+TRAINED_HELP = "ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip"
+
+
 def agent_names() -> list[str]:
-    """The names `make_agent` knows."""
+    """The baseline names `make_agent` knows (trained agents are PREFIX:ARGUMENT, see `TRAINED_PREFIXES`)."""
     return list(_factories())
 
 
+def is_agent_name(name: str) -> bool:
+    """A baseline's name or a PREFIX:ARGUMENT name with a known prefix (the argument is checked on loading)."""
+    return name in _factories() or name.partition(":")[0] in TRAINED_PREFIXES and ":" in name
+
+
 def make_agent(name: str, seed: int | None = None):
-    """A baseline agent by name, seeded."""
+    """An agent by name, seeded: a baseline, or a trained agent as PREFIX:ARGUMENT (`TRAINED_PREFIXES`)."""
     factories = _factories()
+    prefix, colon, argument = name.partition(":")
+    if colon and prefix in TRAINED_PREFIXES:
+        return TRAINED_PREFIXES[prefix](argument, seed)
     if name not in factories:
-        raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(factories)}")
+        raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(factories)}, or {TRAINED_HELP}")
     return factories[name](seed=seed)
 
 
@@ -233,7 +260,7 @@ def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> l
     return [list(c) for c in itertools.combinations(distinct, num_players)]
 
 
-def _option(text: str) -> tuple[str, Any]:
+def parse_option(text: str) -> tuple[str, Any]:
     if "=" not in text:
         raise argparse.ArgumentTypeError(f"rule options are NAME=VALUE (e.g. stack_draw_two=true), got {text!r}")
     name, raw = text.split("=", 1)
@@ -256,14 +283,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--episode", default="round", choices=["round", "match"])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch-size", type=int, default=2048)
-    parser.add_argument("--option", type=_option, action="append", default=[], help="a rule option NAME=VALUE")
+    parser.add_argument("--option", type=parse_option, action="append", default=[], help="a rule option NAME=VALUE")
     parser.add_argument("--out", default="arena-results", help="folder for tournament.json/.csv/.png")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    known = agent_names()
-    unknown = [a for a in args.agents if a not in known]
+    unknown = [a for a in args.agents if not is_agent_name(a)]
     if unknown:
-        parser.error(f"unknown agent(s) {', '.join(unknown)}; the agents are {', '.join(known)}")
+        parser.error(
+            f"unknown agent(s) {', '.join(unknown)}; the agents are {', '.join(agent_names())}, or {TRAINED_HELP}"
+        )
     try:
         result = run_tournament(
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,

@@ -182,7 +182,6 @@ class UnoVectorEnv:
         self.learner_seats = self._parse_seats(learner_seats)
         self.is_learner = np.zeros(num_players, np.bool_)
         self.is_learner[self.learner_seats] = True
-        self.opponents = self._parse_opponents(opponents)
         self.action_names = self.game.action_names
 
         b, n = num_envs, num_players
@@ -199,6 +198,12 @@ class UnoVectorEnv:
         self._final_obs = np.zeros((b, self.observation_size), np.int8)
         self._flags = np.zeros(b, np.int8)
         self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
+        self.set_opponents(opponents)
+
+    def set_opponents(self, opponents) -> None:
+        """Seat other opponents (an agent, or a dict seat -> agent) from the next decision on; games go on."""
+        self.opponents = self._parse_opponents(opponents)
+        n = self.num_players
         self._opponent_specs = {
             level: O.ObservationSpec(level, n) for level in {agent.observation for agent in self.opponents.values()}
         }
