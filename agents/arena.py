@@ -142,6 +142,12 @@ def play_games(
     results = np.zeros(width, RESULT_DTYPE)
     auto_seeds = np.zeros(width, np.uint64)
     final_obs = np.zeros((width, final_spec.size), np.int8)
+    # Reused every step (agents must not keep the arrays they are given past `act`).
+    obs_bufs = {level: np.empty((width, spec.size), np.int8) for level, spec in specs.items()}
+    mask_buf = np.empty((width, 77), np.int8)
+    seat_buf = np.empty(width, np.int64)
+    flag_buf = np.empty(width, np.int8)
+    seated_names = [tuple(names[i] for i in rotation) for rotation in rotations]
     records: list[GameRecord | None] = [None] * len(jobs)
     next_job = 0
 
@@ -171,13 +177,10 @@ def play_games(
             games = np.flatnonzero((job_of >= 0) & (current == index))
             if games.size == 0:
                 continue
-            spec = specs[agent.observation]
-            obs = np.empty((games.size, spec.size), np.int8)
-            masks = np.empty((games.size, 77), np.int8)
-            seat_buf = np.empty(games.size, np.int64)
-            observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf)
+            spec, k = specs[agent.observation], games.size
+            obs, masks, flags = obs_bufs[agent.observation][:k], mask_buf[:k], flag_buf[:k]
+            observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf[:k])
             actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
-            flags = np.zeros(games.size, np.int8)
             illegal_flags(s, cfg, games, actions, flags)
             if flags.any():
                 g = int(games[np.flatnonzero(flags)[0]])
@@ -187,16 +190,14 @@ def play_games(
             results["ended"][games] = 0
             settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, deciding, final_spec)
             ended = games[results["ended"][games] > 0]
-            for g in ended:
-                job = int(job_of[g])
-                result = results[g]
-                records[job] = GameRecord(
-                    seed=jobs[job][0],
-                    lineup=tuple(names[i] for i in owner[g]),
-                    winners=tuple(int(p) for p in np.flatnonzero(result["winners"][:n])),
-                    points=tuple(int(x) for x in result["scores"][:n]),
-                    length=int(result["length"]),
-                )
+            done = results[ended]
+            for job, won, points, length in zip(
+                job_of[ended].tolist(), done["winners"][:, :n].tolist(), done["scores"][:, :n].tolist(),
+                done["length"].tolist(), strict=True,
+            ):  # fmt: skip
+                job_seed, rotation = jobs[job]
+                winners = tuple(p for p, flag in enumerate(won) if flag)
+                records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
             if ended.size:
                 bar.update(ended.size)
                 load(ended)
