@@ -99,8 +99,9 @@ class Config:
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
     """auto (cuda when there is one), cpu or cuda."""
-    threads: int = 0
-    """torch CPU threads (0: torch's default)."""
+    threads: int = 1
+    """torch CPU threads (0: torch's default). One is fastest on a busy 2-core machine: torch's second thread
+    waits on the env's compiled kernels and on other processes."""
     out: Path = Path("runs/native_ppo")
     """Folder for policy.pt, checkpoint.pt and the TensorBoard logs."""
     resume: Path | None = None
@@ -307,6 +308,7 @@ def train(config: Config) -> dict[str, Any]:
     deadline = started + config.minutes * 60
     bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
     episode_wins, episode_count = 0, 0
+    train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
     evaluation: dict[str, tuple[float, float, float]] = {}
 
     def save(path: Path) -> None:
@@ -363,6 +365,7 @@ def train(config: Config) -> dict[str, Any]:
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started
+        train_seconds += rollout_seconds + update_seconds
 
         writer.add_scalar("speed/env_steps_per_second", steps_per_update / rollout_seconds, steps_done)
         writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
@@ -381,10 +384,14 @@ def train(config: Config) -> dict[str, Any]:
         bar.n = min(bar.total, int(time.perf_counter() - started))
         bar.set_postfix(steps=steps_done, sps=int(steps_per_update / (rollout_seconds + update_seconds)))
     bar.close()
-    evaluation = log_evaluation(network, config, writer, steps_done, update, None)
+    if not (config.eval_every and update % config.eval_every == 0 and evaluation):
+        evaluation = log_evaluation(network, config, writer, steps_done, update, None)
     save(out / "checkpoint.pt")
     writer.close()
-    return {"updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out)}
+    return {
+        "updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out),
+        "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
+    }  # fmt: skip
 
 
 def log_evaluation(network, config: Config, writer, steps: int, update: int, bar) -> dict:
