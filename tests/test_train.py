@@ -41,7 +41,7 @@ def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
     assert summary["steps"] == 2048 and summary["updates"] == 4  # 64 games x 8 decisions per update
     rate, low, high = summary["evaluation"]["counter"]
     assert 0.0 <= low <= rate <= high <= 1.0
-    assert (out / "checkpoint.pt").is_file() and (out / "policy.pt").is_file()
+    assert all((out / name).is_file() for name in ("checkpoint.pt", "policy.pt", "learning_curve.png"))
     assert any((out / "tensorboard").iterdir())
     data = load_policy_file(out / "policy.pt")
     assert data["variant"] == "classic" and data["num_players"] == 2 and data["hidden"] == [32]
