@@ -11,12 +11,17 @@ thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
 Bradley-Terry rating (`agents.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
 same games and the same report. `run_tournament` is the Python function behind the command.
+
+The games are played in chunks of consecutive seeds (`--chunk-games`), each with its agents seeded from
+(seed, chunk): one after another here, or spread over Ray workers with `--ray-workers K` (and
+`--ray-address auto` on a cluster; `agents.ray_arena`), with the same records either way.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import itertools
 import sys
 from dataclasses import dataclass, field
@@ -58,9 +63,15 @@ def _sb3(argument: str, seed: int | None):
     return SB3Agent(argument)
 
 
+def _rllib(argument: str, seed: int | None):
+    from .rllib_agent import RLlibAgent
+
+    return RLlibAgent(argument, seed=seed)
+
+
 # Trained agents by PREFIX:ARGUMENT: loader(argument, seed) -> agent.
-TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3}
-TRAINED_HELP = "ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip"
+TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3, "rllib": _rllib}
+TRAINED_HELP = "ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR"
 
 
 def agent_names() -> list[str]:
@@ -131,6 +142,12 @@ def play_games(
     results = np.zeros(width, RESULT_DTYPE)
     auto_seeds = np.zeros(width, np.uint64)
     final_obs = np.zeros((width, final_spec.size), np.int8)
+    # Reused every step (agents must not keep the arrays they are given past `act`).
+    obs_bufs = {level: np.empty((width, spec.size), np.int8) for level, spec in specs.items()}
+    mask_buf = np.empty((width, 77), np.int8)
+    seat_buf = np.empty(width, np.int64)
+    flag_buf = np.empty(width, np.int8)
+    seated_names = [tuple(names[i] for i in rotation) for rotation in rotations]
     records: list[GameRecord | None] = [None] * len(jobs)
     next_job = 0
 
@@ -160,13 +177,10 @@ def play_games(
             games = np.flatnonzero((job_of >= 0) & (current == index))
             if games.size == 0:
                 continue
-            spec = specs[agent.observation]
-            obs = np.empty((games.size, spec.size), np.int8)
-            masks = np.empty((games.size, 77), np.int8)
-            seat_buf = np.empty(games.size, np.int64)
-            observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf)
+            spec, k = specs[agent.observation], games.size
+            obs, masks, flags = obs_bufs[agent.observation][:k], mask_buf[:k], flag_buf[:k]
+            observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf[:k])
             actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
-            flags = np.zeros(games.size, np.int8)
             illegal_flags(s, cfg, games, actions, flags)
             if flags.any():
                 g = int(games[np.flatnonzero(flags)[0]])
@@ -176,16 +190,14 @@ def play_games(
             results["ended"][games] = 0
             settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, deciding, final_spec)
             ended = games[results["ended"][games] > 0]
-            for g in ended:
-                job = int(job_of[g])
-                result = results[g]
-                records[job] = GameRecord(
-                    seed=jobs[job][0],
-                    lineup=tuple(names[i] for i in owner[g]),
-                    winners=tuple(int(p) for p in np.flatnonzero(result["winners"][:n])),
-                    points=tuple(int(x) for x in result["scores"][:n]),
-                    length=int(result["length"]),
-                )
+            done = results[ended]
+            for job, won, points, length in zip(
+                job_of[ended].tolist(), done["winners"][:, :n].tolist(), done["scores"][:, :n].tolist(),
+                done["length"].tolist(), strict=True,
+            ):  # fmt: skip
+                job_seed, rotation = jobs[job]
+                winners = tuple(p for p, flag in enumerate(won) if flag)
+                records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
             if ended.size:
                 bar.update(ended.size)
                 load(ended)
@@ -197,6 +209,50 @@ def _progress(total: int, enabled: bool):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="game", disable=not enabled, leave=False)
+
+
+#: games per chunk (default): see `Chunk`
+CHUNK_GAMES = 8192
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The unit of a tournament's work: seeds first_seed .. first_seed + num_seeds - 1 of one lineup, each
+    under every rotation, played by agents built for the chunk and seeded from (tournament seed, index).
+    Its records depend on nothing else, so chunks can run here or on Ray workers (`agents.ray_arena`)."""
+
+    index: int
+    lineup: tuple[str, ...]
+    first_seed: int
+    num_seeds: int
+
+
+def tournament_chunks(lineups: list[list[str]], games_per_lineup: int, seed: int, chunk_games: int) -> list[Chunk]:
+    """Every lineup's seeds, in order, cut into chunks of about `chunk_games` games."""
+    if chunk_games < 1:
+        raise ValueError(f"chunk_games must be at least 1, got {chunk_games}")
+    chunks: list[Chunk] = []
+    for table in lineups:
+        num_seeds = -(-games_per_lineup // len(table))
+        step = max(1, chunk_games // len(table))
+        for start in range(0, num_seeds, step):
+            chunks.append(Chunk(len(chunks), tuple(table), seed + start, min(step, num_seeds - start)))
+    return chunks
+
+
+def chunk_agent_seed(seed: int, chunk: int, agent: int) -> int:
+    """The seed of the tournament's agent number `agent` in chunk number `chunk`."""
+    return int(np.random.SeedSequence([seed % 2**64, chunk, agent]).generate_state(1, np.uint64)[0])
+
+
+def play_chunk(chunk: Chunk, agents: list[str], variant: str, *, seed: int, **play_options: Any) -> list[GameRecord]:
+    """The records of one chunk; `agents` is the tournament's list of distinct agent names (for the seeds)."""
+    seated = {
+        name: make_agent(name, seed=chunk_agent_seed(seed, chunk.index, agents.index(name)))
+        for name in dict.fromkeys(chunk.lineup)
+    }
+    games = chunk.num_seeds * len(chunk.lineup)
+    return play_games(seated, list(chunk.lineup), variant, games=games, seed=chunk.first_seed, **play_options)
 
 
 def run_tournament(
@@ -211,26 +267,45 @@ def run_tournament(
     episode: str = "round",
     out: str | Path | None = None,
     progress: bool = True,
+    chunk_games: int = CHUNK_GAMES,
+    ray_workers: int = 0,
+    ray_address: str | None = None,
     **rule_options: Any,
 ) -> TournamentResult:
-    """A tournament of baseline agents by name (see the module docstring); writes reports to `out` if given."""
+    """A tournament of agents by name (see the module docstring); writes reports to `out` if given.
+
+    The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
+    `ray_workers` > 0 as that many Ray tasks at a time (`agents.ray_arena`; `ray_address` is the cluster
+    for `ray.init`), with the same records either way."""
     lineups = _lineups(agents, num_players, lineup)
     if variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
-    instances = {name: make_agent(name, seed=seed + i) for i, name in enumerate(dict.fromkeys(agents))}
-    per_lineup = -(-games // len(lineups))
-    records = []
-    for table in lineups:
-        seated = {name: instances[name] for name in dict.fromkeys(table)}
-        records += play_games(
-            seated, table, variant, games=per_lineup, seed=seed, batch_size=batch_size, episode=episode,
-            progress=progress, **rule_options,
-        )  # fmt: skip
+    distinct = list(dict.fromkeys(agents))
+    for name in distinct:
+        make_agent(name)  # unknown names and agent files that do not load fail here, before any game
+    chunks = tournament_chunks(lineups, -(-games // len(lineups)), seed, chunk_games)
+    play = functools.partial(
+        play_chunk, agents=distinct, variant=variant, seed=seed, batch_size=batch_size, episode=episode,
+        **rule_options,
+    )  # fmt: skip
+    bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
+    if ray_workers:
+        from .ray_arena import play_chunks
+
+        parts = play_chunks(play, chunks, workers=ray_workers, address=ray_address, progress=bar.update)
+    else:
+        parts = []
+        for chunk in chunks:
+            parts.append(play(chunk))
+            bar.update(len(parts[-1]))
+    bar.close()
+    records = [record for part in parts for record in part]
     summaries = summarize(records, seed=seed)
     names, matrix = pairwise_win_matrix(records, [summary.name for summary in summaries])
     settings = {
         "agents": list(agents), "lineups": lineups, "variant": variant, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
+        "chunk_games": chunk_games,
     }  # fmt: skip
     result = TournamentResult(records, summaries, names, matrix, settings)
     if out is not None:
@@ -286,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--option", type=parse_option, action="append", default=[], help="a rule option NAME=VALUE")
     parser.add_argument("--out", default="arena-results", help="folder for tournament.json/.csv/.png")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--chunk-games", type=int, default=CHUNK_GAMES, help="games per chunk of work (seeded)")
+    parser.add_argument("--ray-workers", type=int, default=0, help="play the chunks as this many Ray tasks at once")
+    parser.add_argument("--ray-address", help="the Ray cluster (ray.init(address=...); default: a local Ray)")
     args = parser.parse_args(argv)
     unknown = [a for a in args.agents if not is_agent_name(a)]
     if unknown:
@@ -296,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_tournament(
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,
             batch_size=args.batch_size, episode=args.episode, out=args.out, progress=not args.no_progress,
+            chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
             **dict(args.option),
         )  # fmt: skip
     except ValueError as error:

@@ -2,49 +2,271 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
+from numba import njit
 
 from uno_env import actions as A
 from uno_env import cards as C
+from uno_env import observation as O
 
-from .greedy import FIRST, IS_NUMBER, KIND_COLOR, KIND_RANK, NCK, RPC, GreedyAgent, color_counts, color_sums
+from .greedy import (
+    FIRST,
+    NC,
+    NCK,
+    NK,
+    RPC,
+    GreedyAgent,
+    active_color,
+    color_counts,
+    greedy_card_scores,
+    greedy_other_scores,
+    phase_of,
+    subtract_rows,
+    total,
+    w4_legal,
+)
+from .naive import best_legal, field, one_hot_index
 
 MAX_CARDS = 1024  # beyond any deck (at most 256 cards)
-_LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, MAX_CARDS + 1)))])  # log k!
-
-# FOLLOWS_CARD[j, k]: a card of kind j can follow a coloured card of kind k (same colour or rank, or a wild);
-# FOLLOWS_COLOR[j, c]: a card of kind j can follow a wild whose chosen colour is c.
-_COLOR_OF = np.concatenate([KIND_COLOR, np.full(C.NUM_KINDS - NCK, -1)])
-_RANK_OF = np.concatenate([KIND_RANK, np.full(C.NUM_KINDS - NCK, -1)])
-_WILD = _COLOR_OF < 0
-FOLLOWS_CARD = (
-    _WILD[:, None] | (_COLOR_OF[:, None] == KIND_COLOR[None, :]) | (_RANK_OF[:, None] == KIND_RANK[None, :])
-).astype(np.float64)
-FOLLOWS_COLOR = (_WILD[:, None] | (_COLOR_OF[:, None] == np.arange(C.NUM_COLORS)[None, :])).astype(np.float64)
+LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, MAX_CARDS + 1)))])  # log k!
 
 # Card-play tiers on top of greedy's (only the order matters; greedy: FIRST 1e12 > coloured cards ~1e3..1e6 >
 # plain wilds 18..30 > draw 0).
 STRIKE = 1e10  # an attack on a next player about to go out
-STRIKE_ORDER = np.where(KIND_RANK == C.DRAW_TWO_RANK, 2.0, 1.0)  # Draw Two before Skip / Reverse
+STRIKE_DRAW_TWO, STRIKE_SKIP = 2.0, 1.0  # Draw Two before Skip / Reverse
 STRIKE_W4, STRIKE_NARWHAL = 3.0, 0.5
 HELD = 500.0  # a held action card: after every number card, before the plain wild cards
 KEPT_URRRHHH, KEPT_NARWHAL = 17.0, 16.0  # a kept weapon: among the plain wild cards, after the Wild
 LAST_RESORT_TOP = 100.0  # wild cards scored under this (and over 0) are played only when nothing else plays
 SAVED = -0.5  # a saved wild: after draw / pass
+HOLD_AUTO = -1  # `hold="auto"` in the kernel: hold with three or more players
 
 
-def none_drawn(pool: np.ndarray, good: np.ndarray, draws: np.ndarray) -> np.ndarray:
+@njit(cache=True)
+def _whole(x):
+    return min(max(round(x), 0), MAX_CARDS)
+
+
+@njit(cache=True)
+def none_drawn(pool, good, draws):
     """The chance that `draws` cards dealt at random from `pool` cards, `good` of them good, hold no good one:
-    C(pool - good, draws) / C(pool, draws) (arrays of whole numbers, broadcast together)."""
-    pool, good, draws = (
-        np.clip(np.rint(x).astype(np.int64), 0, MAX_CARDS) for x in np.broadcast_arrays(pool, good, draws)
-    )
-    good = np.minimum(good, pool)
-    bad = pool - good
-    possible = draws <= bad
-    log_p = _LOG_FACT[bad] + _LOG_FACT[pool - np.minimum(draws, pool)]
-    log_p -= _LOG_FACT[np.maximum(bad - draws, 0)] + _LOG_FACT[pool]
-    return np.where(possible, np.exp(np.minimum(log_p, 0.0)), 0.0)
+    C(pool - good, draws) / C(pool, draws) (whole numbers)."""
+    pool, good, draws = _whole(pool), _whole(good), _whole(draws)
+    bad = pool - min(good, pool)
+    if draws > bad:
+        return 0.0
+    log_p = LOG_FACT[bad] + LOG_FACT[pool - min(draws, pool)]
+    log_p -= LOG_FACT[max(bad - draws, 0)] + LOG_FACT[pool]
+    return math.exp(min(log_p, 0.0))
+
+
+# ---------------------------------------------------------------------- counting and reading the next player
+
+
+@njit(cache=True)
+def unseen_knowledge(obs, off, n, counts, out):
+    """out[k] = copies of kind k the agent has not seen: the deck less its hand, the discard pile, the foreheads
+    it sees and the cards it knows others hold."""
+    hand, discard = field(obs, off, O.F_HAND, NK), field(obs, off, O.F_DISCARD, NK)
+    for k in range(NK):
+        out[k] = counts[k] - hand[k] - discard[k]
+    subtract_rows(out, field(obs, off, O.F_FOREHEADS, n * NK), 1, n)
+    subtract_rows(out, field(obs, off, O.F_KNOWN, n * NK), 0, n)
+    for k in range(NK):
+        out[k] = max(out[k], 0.0)
+
+
+@njit(cache=True)
+def neighbours(obs, off, n):
+    """The relative rows of the next and of the previous player along the direction of play."""
+    if obs[off[O.F_DIRECTION]] >= 0:
+        return 1, n - 1
+    return n - 1, 1
+
+
+@njit(cache=True)
+def last_action(obs, off, rel):
+    """The last public action of relative seat `rel` this round, -1 if none."""
+    start = off[O.F_LAST] + rel * A.NUM_ACTIONS
+    return one_hot_index(obs[start : start + A.NUM_ACTIONS])
+
+
+@njit(cache=True)
+def known_cards(obs, off, rel):
+    """The cards the agent knows relative seat `rel` holds (59 counts)."""
+    start = off[O.F_KNOWN] + rel * NK
+    return obs[start : start + NK]
+
+
+@njit(cache=True)
+def read_next(obs, off, n, threat, has, lack):
+    """What the agent can tell of the next player: `has` / `lack` (4,) colours it seems to hold / to lack (0 or
+    1); returns its relative row, a rank it lacks (-1: none known), whether it is close to going out, and its
+    hand size."""
+    nxt, _ = neighbours(obs, off, n)
+    theirs = last_action(obs, off, nxt)
+    known = known_cards(obs, off, nxt)
+    # a colour as last action: its choice after a wild, unless it may be a wrong Narwhal guess
+    no_forehead = obs[off[O.F_FH_COUNTS] + nxt] == 0
+    for c in range(NC):
+        chose = theirs == A.COLOR_BASE + c and no_forehead
+        has[c] = 1.0 if chose or total(known[c * RPC : (c + 1) * RPC]) > 0 else 0.0
+        lack[c] = 0.0
+    lack_rank = -1
+    if n == 2:
+        # Its draw is fresh unless the agent played an attack since (a skip with two players).
+        mine = last_action(obs, off, 0)
+        attacked = mine >= 0 and mine < NCK and mine % RPC >= C.SKIP_RANK
+        active = active_color(obs, off)
+        if theirs == A.DRAW and not attacked and active >= 0:
+            lack[active] = 1.0
+            top = one_hot_index(field(obs, off, O.F_TOP, NK))
+            if 0 <= top < NCK:
+                lack_rank = top % RPC
+    hand = np.int64(obs[off[O.F_HAND_SIZES] + nxt])
+    close = hand + np.int64(obs[off[O.F_FH_COUNTS] + nxt]) <= threat
+    return nxt, lack_rank, close, hand
+
+
+@njit(cache=True)
+def add_stuck_chances(obs, off, mask, nxt, lack_rank, hand, has, lack, weight, work, s):
+    """s[j] += weight * the chance that the next player cannot follow number card j (same colour, same rank
+    or a wild): its unknown cards dealt at random from the unseen cards it can hold (`work[0]`, the other
+    `work` arrays are scratch). Only legal cards."""
+    unseen, avail, by_color, by_rank = work
+    pool = wild = 0.0
+    by_color[:] = 0.0
+    by_rank[:] = 0.0
+    for k in range(NK):
+        excluded = k < NCK and (lack[k // RPC] > 0 or k % RPC == lack_rank)
+        avail[k] = 0.0 if excluded else unseen[k]
+        pool += avail[k]
+        if k < NCK:
+            by_color[k // RPC] += avail[k]
+            by_rank[k % RPC] += avail[k]
+        else:
+            wild += avail[k]
+    known = known_cards(obs, off, nxt)
+    known_wild = total(known[NCK:])
+    unknown = max(hand - total(known), 0)
+    for j in range(NCK):
+        rank = j % RPC
+        if mask[j] == 0 or rank >= C.SKIP_RANK:
+            continue
+        color = j // RPC
+        follows = known_wild + total(known[color * RPC : (color + 1) * RPC]) - np.int64(known[j])
+        for c in range(NC):
+            follows += np.int64(known[c * RPC + rank])
+        if has[color] > 0 or follows > 0:
+            continue  # it is known to follow
+        good = wild + by_color[color] + by_rank[rank] - avail[j]
+        s[j] += weight * none_drawn(pool, good, unknown)
+
+
+# ---------------------------------------------------------------------- counter's preferences
+
+
+@njit(cache=True)
+def counter_card_scores(obs, off, n, mask, points, counts, params, hc, has, lack, work, s):
+    """s[:59] = greedy's card preferences, changed where the next player matters (see `CounterAgent`)."""
+    threat, hold, stuck_points, _, _, save_wilds, save_pile = params
+    greedy_card_scores(obs, off, n, points, hc, s)
+    nxt, lack_rank, close, hand = read_next(obs, off, n, threat, has, lack)
+    if stuck_points != 0.0:
+        unseen_knowledge(obs, off, n, counts, work[0])
+        add_stuck_chances(obs, off, mask, nxt, lack_rank, hand, has, lack, 100.0 * stuck_points, work, s)
+    holding = hold == 1 or (hold == HOLD_AUTO and n >= 3)
+    for j in range(NCK):
+        rank = j % RPC
+        if rank < C.SKIP_RANK:
+            continue
+        if close:
+            s[j] = STRIKE + (STRIKE_DRAW_TWO if rank == C.DRAW_TWO_RANK else STRIKE_SKIP)
+        elif holding:
+            s[j] = HELD + hc[j // RPC]
+    if close and w4_legal(obs, off):
+        s[C.WILD_DRAW_FOUR] = STRIKE + STRIKE_W4
+    own_forehead = np.int64(obs[off[O.F_FH_COUNTS]])
+    empties = max(hc[0], hc[1], hc[2], hc[3]) + 1 >= obs[off[O.F_HAND_SIZES]] + own_forehead  # nothing left
+    s[C.URRRHHH] = FIRST + 2.0 if close or empties else KEPT_URRRHHH
+    s[C.NARWHAL] = STRIKE + STRIKE_NARWHAL if close else KEPT_NARWHAL
+    if save_wilds != 0:  # a wild in the last-resort tier waits; it draws instead (or keeps a drawn wild)
+        can_draw = np.int64(obs[off[O.F_PILE_SIZE]]) + max(total(field(obs, off, O.F_DISCARD, NK)) - 1, 0)
+        others = hc[0] + hc[1] + hc[2] + hc[3] + own_forehead + 1  # a wild and every card not wild
+        if not close and others >= save_wilds and can_draw >= save_pile:
+            for k in range(NCK, NK):
+                if 0.0 < s[k] < LAST_RESORT_TOP:
+                    s[k] = SAVED
+
+
+@njit(cache=True)
+def counter_color_scores(obs, off, n, counts, params, hc, has, lack, unseen, s):
+    """The colour it holds most of; ties: one the next player seems to lack (if it can follow) rather than one
+    it has, then the one with fewest unseen cards."""
+    _, _, close, _ = read_next(obs, off, n, params[0], has, lack)
+    unseen_knowledge(obs, off, n, counts, unseen)
+    weight = 0.45 if close else 0.15  # under 1 in all: only breaks ties of hc
+    for c in range(NC):
+        blocking = lack[c] * (1.0 if hc[c] > 0 or close else 0.0)  # a lacked colour it cannot follow: to block
+        unseen_of_color = 0.0
+        for k in range(c * RPC, (c + 1) * RPC):
+            unseen_of_color += unseen[k]
+        s[A.COLOR_BASE + c] = hc[c] + weight * (blocking - has[c]) - 0.004 * min(unseen_of_color, 25.0)
+
+
+@njit(cache=True)
+def guilt(obs, off, n, counts, bluff_prior, unseen):
+    """The chance that the Wild Draw Four just played was illegal (1 where known)."""
+    prev_color = one_hot_index(field(obs, off, O.F_W4_PREV, NC))
+    if prev_color < 0:
+        return 0.0
+    _, prv = neighbours(obs, off, n)
+    known = known_cards(obs, off, prv)
+    if total(known[prev_color * RPC : (prev_color + 1) * RPC]) > 0:
+        return 1.0
+    unseen_knowledge(obs, off, n, counts, unseen)
+    pool = of_color = 0.0
+    for k in range(NK):
+        pool += unseen[k]
+    for k in range(prev_color * RPC, (prev_color + 1) * RPC):
+        of_color += unseen[k]
+    unknown = max(np.int64(obs[off[O.F_HAND_SIZES] + prv]) - total(known), 0)
+    p_none = none_drawn(pool, of_color, unknown)  # an honest player's hand, at random, lacks the colour
+    p_held = bluff_prior * (1.0 - p_none)
+    return p_held / max(p_held + p_none, 1e-12)
+
+
+@njit(cache=True)
+def counter_decide(obs, masks, rng, off, n, points, counts, params, actions):
+    """`CounterAgent`'s choice for every row, ties broken with `rng`; `params` = (threat, hold (1, 0 or
+    HOLD_AUTO), stuck_points, bluff_prior, challenge_threshold, save_wilds, save_pile)."""
+    s = np.empty(A.NUM_ACTIONS)
+    hc = np.empty(NC, np.int64)
+    has = np.empty(NC)
+    lack = np.empty(NC)
+    work = (np.empty(NK), np.empty(NK), np.empty(NC), np.empty(RPC))  # unseen cards, scratch
+    unseen = work[0]
+    for i in range(obs.shape[0]):
+        row = obs[i]
+        s[:] = 0.0
+        phase = phase_of(row, off)
+        color_counts(field(row, off, O.F_HAND, NK), hc)
+        if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
+            counter_card_scores(row, off, n, masks[i], points, counts, params, hc, has, lack, work, s)
+        elif phase == A.PHASE_COLOR:
+            counter_color_scores(row, off, n, counts, params, hc, has, lack, unseen, s)
+        elif phase == A.PHASE_CHALLENGE:
+            s[A.CHALLENGE] = 1.0 if guilt(row, off, n, counts, params[3], unseen) > params[4] else 0.0
+            s[A.ACCEPT] = 0.5
+        elif phase == A.PHASE_GUESS:  # the colour with most unseen cards
+            unseen_knowledge(row, off, n, counts, unseen)
+            for k in range(NCK):
+                s[A.COLOR_BASE + k // RPC] += unseen[k]
+        else:
+            greedy_other_scores(row, off, n, phase, points, hc, s)
+        actions[i] = best_legal(s, masks[i], rng)
 
 
 class CounterAgent(GreedyAgent):
@@ -112,122 +334,11 @@ class CounterAgent(GreedyAgent):
         self.save_wilds = save_wilds
         self.save_pile = save_pile
 
-    # ------------------------------------------------------------------ counting
-    def unseen(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        seen = f["hand"] + f["discard_pile"] + f["foreheads"].sum(axis=1) + f["known_cards"].sum(axis=1)
-        return np.maximum(self._counts[None, :] - seen, 0)
-
-    @staticmethod
-    def neighbours(f: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """The relative rows of the next and of the previous player along the direction of play."""
-        n = f["num_players"]
-        forward = f["direction"] >= 0
-        return np.where(forward, 1, n - 1), np.where(forward, n - 1, 1)
-
-    def read_next(self, f: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """What the agent can tell of the next player: `has` / `lack` (B, 4) colours it seems to hold / to lack
-        (0 or 1), `lack_rank` (B,) a rank it lacks (-1: none known), `close` (B,) whether it is close to going
-        out, `known` (B, 59) the cards it is known to hold, `hand` (B,) its hand size."""
-        b = len(f["hand"])
-        rows = np.arange(b)
-        nxt, _ = self.neighbours(f)
-        last = f["last_action"]
-        last_id = np.where(last.any(axis=2), last.argmax(axis=2), -1)
-        theirs = last_id[rows, nxt]
-        known = f["known_cards"][rows, nxt]
-        # a colour as last action: its choice after a wild, unless it may be a wrong Narwhal guess
-        chose = (theirs[:, None] == A.COLOR_BASE + np.arange(C.NUM_COLORS)[None, :]) & (
-            f["forehead_counts"][rows, nxt] == 0
-        )[:, None]
-        has = chose | (color_counts(known) > 0)
-        lack = np.zeros((b, C.NUM_COLORS), bool)
-        lack_rank = np.full(b, -1)
-        if f["num_players"] == 2:
-            # Its draw is fresh unless the agent played an attack since (a skip with two players).
-            mine = last_id[:, 0]
-            attacked = (mine >= 0) & (mine < NCK) & (mine % RPC >= C.SKIP_RANK)
-            fresh = (theirs == A.DRAW) & ~attacked & (f["active"] >= 0)
-            lack[rows[fresh], f["active"][fresh]] = True
-            top = f["top_card"].argmax(axis=1)
-            lack_rank = np.where(fresh & f["top_card"].any(axis=1) & (top < NCK), top % RPC, -1)
-        return {
-            "has": has.astype(np.float64),
-            "lack": lack.astype(np.float64),
-            "lack_rank": lack_rank,
-            "close": f["cards"][rows, nxt] <= self.threat,
-            "known": known.astype(np.float64),
-            "hand": f["hand_sizes"][rows, nxt],
-        }
-
-    def stuck_chances(self, f: dict[str, np.ndarray], nxt: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """(B, 52), (B, 4): the chance that the next player cannot follow a coloured card of each kind / a wild
-        of each chosen colour: its unknown cards dealt at random from the unseen cards it can hold."""
-        b = len(f["hand"])
-        excluded = np.zeros((b, C.NUM_KINDS), bool)
-        excluded[:, :NCK] = (nxt["lack"][:, KIND_COLOR] > 0) | (KIND_RANK[None, :] == nxt["lack_rank"][:, None])
-        avail = np.where(excluded, 0.0, self.unseen(f).astype(np.float64))
-        pool = avail.sum(axis=1)[:, None]
-        unknown = np.maximum(nxt["hand"] - nxt["known"].sum(axis=1), 0)[:, None]
-        p_card = none_drawn(pool, avail @ FOLLOWS_CARD, unknown)
-        p_color = none_drawn(pool, avail @ FOLLOWS_COLOR, unknown)
-        p_card[(nxt["has"][:, KIND_COLOR] > 0) | (nxt["known"] @ FOLLOWS_CARD > 0)] = 0.0
-        p_color[(nxt["has"] > 0) | (nxt["known"] @ FOLLOWS_COLOR > 0)] = 0.0
-        return p_card, p_color
-
-    # ------------------------------------------------------------------ decisions
-    def card_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        s = super().card_scores(f)
-        hc = color_counts(f["hand"])
-        nxt = self.read_next(f)
-        close = nxt["close"]
-        if self.stuck_points:
-            p_card, _ = self.stuck_chances(f, nxt)
-            s[:, :NCK] += 100.0 * self.stuck_points * p_card * IS_NUMBER[None, :]
-        attack = ~IS_NUMBER
-        hold = self.hold if self.hold != "auto" else f["num_players"] >= 3
-        waiting = HELD + hc[:, KIND_COLOR] if hold else s[:, :NCK]
-        striking = np.broadcast_to(STRIKE + STRIKE_ORDER[None, :], waiting.shape)
-        s[:, :NCK][:, attack] = np.where(close[:, None], striking, waiting)[:, attack]
-        s[:, C.WILD_DRAW_FOUR] = np.where(close & self.w4_legal(f, hc), STRIKE + STRIKE_W4, s[:, C.WILD_DRAW_FOUR])
-        empties = hc.max(axis=1) + 1 >= f["cards"][:, 0]  # giving its biggest colour away leaves nothing
-        s[:, C.URRRHHH] = np.where(close | empties, FIRST + 2.0, KEPT_URRRHHH)
-        s[:, C.NARWHAL] = np.where(close, STRIKE + STRIKE_NARWHAL, KEPT_NARWHAL)
-        if self.save_wilds:  # a wild in the last-resort tier waits; it draws instead (or keeps a drawn wild)
-            can_draw = f["draw_pile_size"][:, 0] + np.maximum(f["discard_pile"].sum(axis=1) - 1, 0)
-            others = hc.sum(axis=1) + f["forehead_counts"][:, 0] + 1  # a wild and every card not wild
-            save = (~close & (others >= self.save_wilds) & (can_draw >= self.save_pile))[:, None]
-            wilds = s[:, NCK:]
-            last_resort = (wilds > 0) & (wilds < LAST_RESORT_TOP)
-            s[:, NCK:] = np.where(save & last_resort, SAVED, wilds)
-        return s
-
-    def color_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        hc = color_counts(f["hand"]).astype(np.float64)
-        nxt = self.read_next(f)
-        weight = np.where(nxt["close"], 0.45, 0.15)[:, None]  # under 1 in all: only breaks ties of hc
-        lack = nxt["lack"] * ((hc > 0) | nxt["close"][:, None])  # a lacked colour it cannot follow: only to block
-        unseen = color_sums(self.unseen(f))
-        return hc + weight * (lack - nxt["has"]) - 0.004 * np.minimum(unseen, 25)
-
-    def guilt(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        """(B,) the chance that the Wild Draw Four just played was illegal (1 where known)."""
-        b = len(f["hand"])
-        rows = np.arange(b)
-        _, prv = self.neighbours(f)
-        w4_prev = f["w4_previous_color"]
-        prev_color = np.where(w4_prev.any(axis=1), w4_prev.argmax(axis=1), -1)
-        color = np.maximum(prev_color, 0)
-        known = f["known_cards"][rows, prv]
-        known_held = color_counts(known)[rows, color] > 0
-        unseen = self.unseen(f)
-        pool = unseen.sum(axis=1).astype(np.float64)
-        of_color = color_sums(unseen)[rows, color].astype(np.float64)
-        unknown = np.maximum(f["hand_sizes"][rows, prv] - known.sum(axis=1), 0)
-        p_none = none_drawn(pool, of_color, unknown)  # an honest player's hand, at random, lacks the colour
-        p_held = self.bluff_prior * (1.0 - p_none)
-        guilt = p_held / np.maximum(p_held + p_none, 1e-12)
-        guilt = np.where(known_held, 1.0, guilt)
-        return np.where(prev_color < 0, 0.0, guilt)
-
-    def challenge_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        return np.where(self.guilt(f) > self.challenge_threshold, 1.0, 0.0)
+    def decide(self, spec, observations, action_masks, actions):
+        hold = HOLD_AUTO if self.hold == "auto" else int(self.hold)
+        params = (
+            np.int64(self.threat), np.int64(hold), np.float64(self.stuck_points), np.float64(self.bluff_prior),
+            np.float64(self.challenge_threshold), np.int64(self.save_wilds), np.int64(self.save_pile),
+        )  # fmt: skip
+        counter_decide(observations, action_masks, self.rng, spec.offsets, spec.num_players, self._points,
+                       self._counts, params, actions)  # fmt: skip

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from uno_env import actions as A
 from uno_env import cards as C
+from uno_env import observation as O
+from uno_env.engine import wild_draw_four_legal
 
-from .naive import BaselineAgent
+from .naive import BaselineAgent, argmax_first, best_legal, field, one_hot_index
 
 NCK = C.NUM_COLORED_KINDS
+NK = C.NUM_KINDS
+NC = C.NUM_COLORS
 RPC = C.RANKS_PER_COLOR
-KIND_COLOR = np.arange(NCK) // RPC  # colour slot of each coloured kind
-KIND_RANK = np.arange(NCK) % RPC
-IS_NUMBER = KIND_RANK < C.SKIP_RANK
-COLORS = slice(A.COLOR_BASE, A.COLOR_BASE + C.NUM_COLORS)
 
 # Score tiers of the card plays (only the order matters): a first-choice special card, the coloured cards and
 # the Narwhal (ordered by points), the plain wild cards kept for last, then `draw` (0).
@@ -24,14 +25,134 @@ W4_LAST, WILD_LAST, CUSTOM_LAST, SWAP_LAST = 30.0, 20.0, 19.0, 18.0
 ILLEGAL_W4 = -1.0  # below draw / pass: never play Wild Draw Four illegally
 
 
-def color_counts(hand: np.ndarray) -> np.ndarray:
-    """(B, 59) hands -> (B, 4) coloured cards held per colour slot."""
-    return hand[:, :NCK].reshape(len(hand), C.NUM_COLORS, RPC).sum(axis=2)
+# ---------------------------------------------------------------------- reading an observation row
 
 
-def color_sums(per_kind: np.ndarray) -> np.ndarray:
-    """(B, 59) values per kind -> (B, 4) sums over each colour's 13 kinds."""
-    return per_kind[:, :NCK].reshape(len(per_kind), C.NUM_COLORS, RPC).sum(axis=2)
+@njit(cache=True)
+def color_counts(cards, out):
+    """out[c] = the coloured cards of colour slot c in a count vector over the 59 kinds."""
+    for c in range(NC):
+        out[c] = total(cards[c * RPC : (c + 1) * RPC])
+
+
+@njit(cache=True)
+def total(values):
+    """The sum of an int8 field (as int64)."""
+    result = 0
+    for i in range(values.shape[0]):
+        result += np.int64(values[i])
+    return result
+
+
+@njit(cache=True)
+def active_color(obs, off):
+    """The active colour slot of an observation row, -1 before one is chosen."""
+    return one_hot_index(field(obs, off, O.F_COLOR, NC))
+
+
+@njit(cache=True)
+def w4_legal(obs, off):
+    """Whether the engine's Wild Draw Four rule allows the observer's Wild Draw Four now."""
+    return wild_draw_four_legal(field(obs, off, O.F_HAND, NK), active_color(obs, off))
+
+
+@njit(cache=True)
+def subtract_rows(out, cards, first, rows):
+    """out[k] -= the sum of cards[r * 59 + k] over the rows r = first .. rows - 1 (per-seat card fields)."""
+    for r in range(first, rows):
+        row = cards[r * NK : (r + 1) * NK]
+        for k in range(NK):
+            out[k] -= row[k]
+
+
+@njit(cache=True)
+def unseen_minimal(obs, off, n, counts, out):
+    """out[k] = copies of kind k the agent has not seen: the deck less its hand, the top card and the
+    foreheads it sees (of the other seats)."""
+    hand, top = field(obs, off, O.F_HAND, NK), field(obs, off, O.F_TOP, NK)
+    for k in range(NK):
+        out[k] = counts[k] - hand[k] - top[k]
+    subtract_rows(out, field(obs, off, O.F_FOREHEADS, n * NK), 1, n)
+    for k in range(NK):
+        out[k] = max(out[k], 0.0)
+
+
+# ---------------------------------------------------------------------- greedy's preferences
+
+
+@njit(cache=True)
+def greedy_card_scores(obs, off, n, points, hc, s):
+    """s[:59] = the preference of each card play (the engine's mask says which are legal); draw stays 0.
+    `hc` holds the own hand's cards per colour."""
+    for k in range(NCK):
+        s[k] = CARDS + 100.0 * points[k] + hc[k // RPC]
+    s[C.NARWHAL] = CARDS + 100.0 * points[C.NARWHAL]
+    s[C.URRRHHH] = FIRST + 2.0
+    s[C.EMOJI] = FIRST + 1.0
+    sizes = field(obs, off, O.F_HAND_SIZES, n)
+    smallest_other = sizes[1]
+    for rel in range(2, n):
+        smallest_other = min(smallest_other, sizes[rel])
+    s[C.SWAP] = FIRST + 3.0 if smallest_other < np.int64(sizes[0]) - 1 else SWAP_LAST
+    s[C.CUSTOMIZABLE] = CUSTOM_LAST
+    s[C.WILD] = WILD_LAST
+    s[C.WILD_DRAW_FOUR] = W4_LAST if w4_legal(obs, off) else ILLEGAL_W4
+
+
+@njit(cache=True)
+def greedy_other_scores(obs, off, n, phase, points, hc, s):
+    """s = the preferences of the phases other than play / drawn / colour / challenge / guess (which the
+    callers score): give, swap, emoji, uno."""
+    if phase == A.PHASE_GIVE:  # the colour it holds most of, ties: the one worth most points
+        hand = field(obs, off, O.F_HAND, NK)
+        for c in range(NC):
+            value = 0.0
+            for k in range(c * RPC, (c + 1) * RPC):
+                value += hand[k] * points[k]
+            s[A.COLOR_BASE + c] = 1e6 * hc[c] + value
+    elif phase == A.PHASE_SWAP:  # the smallest other hand, if smaller than its own
+        sizes = field(obs, off, O.F_HAND_SIZES, n)
+        for k in range(1, 10):
+            s[A.SWAP_BASE + k] = -np.float64(sizes[k]) if k < n else -1e9
+        s[A.PASS] = 0.5 - sizes[0]
+    elif phase == A.PHASE_EMOJI:  # the number card with most points, the highest, of its biggest colour
+        for k in range(NCK):
+            s[k] = 1e6 * points[k] + 1e3 * (k % RPC) + hc[k // RPC]
+    elif phase == A.PHASE_UNO:
+        s[A.UNO] = 1.0
+
+
+@njit(cache=True)
+def phase_of(obs, off):
+    """The phase id of an observation row (another seat's `drawn` shows as `play`)."""
+    return argmax_first(field(obs, off, O.F_PHASE, len(A.PHASE_NAMES)))
+
+
+@njit(cache=True)
+def greedy_decide(obs, masks, rng, off, n, points, counts, actions):
+    """`GreedyAgent`'s choice for every row (see its docstring); ties broken with `rng`."""
+    s = np.empty(A.NUM_ACTIONS)
+    hc = np.empty(NC, np.int64)
+    unseen = np.empty(NK)
+    for i in range(obs.shape[0]):
+        row = obs[i]
+        s[:] = 0.0
+        phase = phase_of(row, off)
+        color_counts(field(row, off, O.F_HAND, NK), hc)
+        if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
+            greedy_card_scores(row, off, n, points, hc, s)
+        elif phase == A.PHASE_COLOR:
+            for c in range(NC):
+                s[A.COLOR_BASE + c] = hc[c]
+        elif phase == A.PHASE_CHALLENGE:
+            s[A.ACCEPT] = 0.5  # it keeps no memory of the colour before the Wild Draw Four
+        elif phase == A.PHASE_GUESS:  # the colour with most unseen cards
+            unseen_minimal(row, off, n, counts, unseen)
+            for k in range(NCK):
+                s[A.COLOR_BASE + k // RPC] += unseen[k]
+        else:
+            greedy_other_scores(row, off, n, phase, points, hc, s)
+        actions[i] = best_legal(s, masks[i], rng)
 
 
 class GreedyAgent(BaselineAgent):
@@ -42,8 +163,9 @@ class GreedyAgent(BaselineAgent):
       Wild Emoji go first (they shed more than one card); a Wild Swap goes first when another hand is smaller
       than its own would be, else it is kept like a plain wild. The Narwhal counts by its points. The plain
       wild cards (Wild Draw Four, then Wild, Wild Customizable, an unused Wild Swap) are played only when
-      nothing else plays, and Wild Draw Four only legally (no card of the active colour in hand). It draws
-      only when nothing (legal) plays; facing a Draw Two stack it stacks when it can.
+      nothing else plays, and Wild Draw Four only legally (the engine's `wild_draw_four_legal` on its hand
+      and the active colour). It draws only when nothing (legal) plays; facing a Draw Two stack it stacks
+      when it can.
     - drawn: plays a playable drawn card (not an illegal Wild Draw Four).
     - colour: the colour it holds most of (ties at random).
     - challenge: accepts a Wild Draw Four (it keeps no memory of the colour before it).
@@ -60,113 +182,6 @@ class GreedyAgent(BaselineAgent):
     observation = "minimal"
     name = "greedy"
 
-    # ------------------------------------------------------------------ dispatch
-    def scores(self, f: dict[str, np.ndarray], action_masks: np.ndarray) -> np.ndarray:
-        out = np.zeros(action_masks.shape)
-        phase = f["phase"]
-        for p in np.unique(phase):
-            rows = np.flatnonzero(phase == p)
-            sub = f if rows.size == phase.size else _Rows(f, rows)
-            out[rows] = self.phase_scores(int(p), sub)
-        return out
-
-    def phase_scores(self, phase: int, f: dict[str, np.ndarray]) -> np.ndarray:
-        s = np.zeros((len(f["hand"]), A.NUM_ACTIONS))
-        if phase in (A.PHASE_PLAY, A.PHASE_DRAWN):
-            s[:, : C.NUM_KINDS] = self.card_scores(f)  # draw / pass stay at 0
-        elif phase == A.PHASE_COLOR:
-            s[:, COLORS] = self.color_scores(f)
-        elif phase == A.PHASE_CHALLENGE:
-            s[:, A.CHALLENGE] = self.challenge_scores(f)
-            s[:, A.ACCEPT] = 0.5
-        elif phase == A.PHASE_GUESS:
-            s[:, COLORS] = self.guess_scores(f)
-        elif phase == A.PHASE_GIVE:
-            s[:, COLORS] = self.give_scores(f)
-        elif phase == A.PHASE_SWAP:
-            s[:, A.SWAP_BASE + 1 : A.SWAP_BASE + 10] = self.swap_scores(f)
-            s[:, A.PASS] = 0.5 - f["hand_sizes"][:, 0]
-        elif phase == A.PHASE_EMOJI:
-            s[:, :NCK] = self.emoji_scores(f)
-        elif phase == A.PHASE_UNO:
-            s[:, A.UNO] = 1.0
-        return s
-
-    # ------------------------------------------------------------------ counting
-    def unseen(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        """(B, 59) copies of each kind the agent has not seen: the deck less its hand, the top card and the
-        foreheads it sees."""
-        seen = f["hand"] + f["top_card"] + f["foreheads"].sum(axis=1)
-        return np.maximum(self._counts[None, :] - seen, 0)
-
-    # ------------------------------------------------------------------ decisions
-    def card_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        """(B, 59) preference of each card play (the engine's mask says which are legal); draw is 0."""
-        hand = f["hand"]
-        b = len(hand)
-        hc = color_counts(hand)
-        pts = self._points
-        s = np.zeros((b, C.NUM_KINDS))
-        s[:, :NCK] = CARDS + 100.0 * pts[None, :NCK] + hc[:, KIND_COLOR]
-        s[:, C.NARWHAL] = CARDS + 100.0 * pts[C.NARWHAL]
-        s[:, C.URRRHHH] = FIRST + 2.0
-        s[:, C.EMOJI] = FIRST + 1.0
-        own_after = f["hand_sizes"][:, 0] - 1
-        s[:, C.SWAP] = np.where(self.smallest_other_hand(f) < own_after, FIRST + 3.0, SWAP_LAST)
-        s[:, C.CUSTOMIZABLE] = CUSTOM_LAST
-        s[:, C.WILD] = WILD_LAST
-        s[:, C.WILD_DRAW_FOUR] = np.where(self.w4_legal(f, hc), W4_LAST, ILLEGAL_W4)
-        return s
-
-    @staticmethod
-    def w4_legal(f: dict[str, np.ndarray], hc: np.ndarray) -> np.ndarray:
-        """Whether a Wild Draw Four is legal: no card of the active colour in hand."""
-        active = f["active"]
-        held = hc[np.arange(len(hc)), np.maximum(active, 0)]
-        return (active < 0) | (held == 0)
-
-    @staticmethod
-    def smallest_other_hand(f: dict[str, np.ndarray]) -> np.ndarray:
-        return f["hand_sizes"][:, 1:].min(axis=1)
-
-    def color_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        return color_counts(f["hand"]).astype(np.float64)
-
-    def challenge_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        """Preference of `challenge`, against 0.5 for `accept`."""
-        return np.zeros(len(f["hand"]))
-
-    def guess_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        return color_sums(self.unseen(f)).astype(np.float64)
-
-    def give_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        hand = f["hand"]
-        value = color_sums(hand * self._points[None, :])
-        return 1e6 * color_counts(hand) + value
-
-    def swap_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        """(B, 9): `swap +k` for k = 1..9 (the engine's mask leaves out seats beyond the player count);
-        `pass` scores 0.5 - own hand size."""
-        sizes = f["hand_sizes"]
-        s = np.full((len(sizes), 9), -1e9)
-        s[:, : sizes.shape[1] - 1] = -sizes[:, 1:]
-        return s
-
-    def emoji_scores(self, f: dict[str, np.ndarray]) -> np.ndarray:
-        hc = color_counts(f["hand"])
-        return 1e6 * self._points[None, :NCK] + 1e3 * KIND_RANK[None, :] + hc[:, KIND_COLOR]
-
-
-class _Rows(dict):
-    """The fields of `fields` restricted to `rows`, each sliced only when first read."""
-
-    def __init__(self, fields: dict, rows: np.ndarray):
-        super().__init__()
-        self._fields, self._rows = fields, rows
-
-    def __missing__(self, key):
-        value = self._fields[key]
-        if isinstance(value, np.ndarray):
-            value = value[self._rows]
-        self[key] = value
-        return value
+    def decide(self, spec, observations, action_masks, actions):
+        greedy_decide(observations, action_masks, self.rng, spec.offsets, spec.num_players, self._points,
+                      self._counts, actions)  # fmt: skip

@@ -1,33 +1,89 @@
 """`naive`: the way a beginner plays, and the base class of the rule-based baselines.
 
 `BaselineAgent` holds what every baseline shares: the seed and its own generator, `bind(spec, rules)`, and
-reading the named fields of a batch of observations. An agent used without `bind` finds the player count
-from the length of the observations and assumes the `classic` rule set (card points, deck).
+the call of its compiled decision kernel. The kernels (numba, one per agent) read the int8 observation rows
+in place through the field offsets of `uno_env.observation` (`spec.offsets`), score every action of a row
+and take the best legal one, breaking ties at random with the agent's own generator. An agent used
+without `bind` finds the player count from the length of the observations and assumes the `classic` rule
+set (card points, deck).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import observation as O
 from uno_env.rules import RuleSet, make_rules
 
-TIE_BREAK = 1e-3  # random noise added to every score: it only decides between equal scores (gaps are >= 1)
+TIE_BREAK = 1e-3  # legal scores this close to the best are ties, broken at random (real preferences differ more)
 NEG = -1e18  # the score of an illegal action
+
+
+@njit(cache=True)
+def best_legal(scores, mask, rng):
+    """The legal action with the highest score; near ties (within TIE_BREAK of the best) go to the highest
+    score + TIE_BREAK * a uniform draw from `rng` (drawn only then), so equal scores are chosen uniformly.
+    Action 0 when none is legal."""
+    best, top = -1, NEG
+    for a in range(scores.shape[0]):
+        if mask[a] != 0 and (best < 0 or scores[a] > top):
+            best, top = a, scores[a]
+    if best < 0:
+        return 0
+    tied = 0
+    for a in range(scores.shape[0]):
+        if mask[a] != 0 and scores[a] >= top - TIE_BREAK:
+            tied += 1
+    if tied == 1:
+        return best
+    best_value = NEG
+    for a in range(scores.shape[0]):
+        if mask[a] != 0 and scores[a] >= top - TIE_BREAK:
+            value = scores[a] + TIE_BREAK * rng.random()
+            if value > best_value:
+                best, best_value = a, value
+    return best
+
+
+@njit(cache=True)
+def field(obs, off, index, size):
+    """The observation field `index` (an `uno_env.observation.F_*` id) of `size` entries, as a view."""
+    start = off[index]
+    return obs[start : start + size]
+
+
+@njit(cache=True)
+def argmax_first(values):
+    """The index of the largest value (the first on ties), as numpy's argmax."""
+    best = 0
+    for i in range(values.shape[0]):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def one_hot_index(values):
+    """The index of the one in a one-hot field, -1 when it is all zero."""
+    for i in range(values.shape[0]):
+        if values[i] != 0:
+            return i
+    return -1
 
 
 class BaselineAgent:
     """A rule-based agent: scores every action of every row, then takes the best legal one.
 
-    `seed` seeds the agent's own numpy Generator, used for random choices and to break ties; the same seed
-    and the same sequence of calls give the same actions.
+    `seed` seeds the agent's own numpy Generator (`rng`, drawn from inside the kernels), used for random
+    choices and to break ties; the same seed and the same sequence of calls give the same actions.
     """
 
     observation = "minimal"
     name = "baseline"
-    reads_fields = True  # whether `scores` reads the observation fields
+    reads_fields = True  # whether the kernel reads the observation fields (and so needs their layout)
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -61,28 +117,10 @@ class BaselineAgent:
                     return self.spec
         raise ValueError(f"observations of length {length} fit no {self.observation!r} layout of 2-10 players")
 
-    def fields(self, observations: np.ndarray) -> dict[str, np.ndarray]:
-        """The named fields of the agent's level (int64 copies), plus `num_players`, `phase` (ids),
-        `active` (the active colour slot, -1 if none) and `cards` (hand and forehead cards per relative seat)."""
-        spec = self._spec_for(observations)
-        depth = O.level_index(self.observation)
-        f = {}
-        for name, first_level in ((n, lvl) for n, _, lvl in O.FIELDS):
-            if first_level <= depth:
-                sl, shape = spec.layout[name]
-                f[name] = observations[:, sl].astype(np.int64).reshape((-1, *shape))
-        f["foreheads"][:, 0] = 0  # own forehead cards show only at `seer`: never read them
-        f["num_players"] = spec.num_players
-        f["phase"] = f["phase"].argmax(axis=1)
-        f["active"] = np.where(f["color"].any(axis=1), f["color"].argmax(axis=1), -1)
-        f["direction"] = f["direction"][:, 0]
-        f["pending_draw"] = f["pending_draw"][:, 0]
-        f["cards"] = f["hand_sizes"] + f["forehead_counts"]
-        return f
-
     # ------------------------------------------------------------------ acting
-    def scores(self, f: dict[str, np.ndarray], action_masks: np.ndarray) -> np.ndarray:
-        """(B, 77) preferences; only their order among legal actions matters."""
+    def decide(self, spec, observations, action_masks, actions) -> None:
+        """Write the chosen action of every row into `actions` (int64) by the agent's compiled kernel, from
+        int8 `observations` laid out by `spec` (None for an agent that reads no field) and `action_masks`."""
         raise NotImplementedError
 
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
@@ -90,11 +128,24 @@ class BaselineAgent:
         action_masks = np.asarray(action_masks)
         if observations.ndim == 1:
             return self.act(observations[None], action_masks[None])
-        f = self.fields(observations) if self.reads_fields else {}
-        scores = self.scores(f, action_masks).astype(np.float64)
-        scores += self.rng.random(scores.shape) * TIE_BREAK
-        scores[action_masks == 0] = NEG
-        return scores.argmax(axis=1).astype(np.int64)
+        observations = np.ascontiguousarray(observations, dtype=np.int8)
+        action_masks = np.ascontiguousarray(action_masks, dtype=np.int8)
+        spec = self._spec_for(observations) if self.reads_fields else None
+        actions = np.empty(len(observations), np.int64)
+        self.decide(spec, observations, action_masks, actions)
+        return actions
+
+
+@njit(cache=True)
+def naive_decide(masks, rng, actions):
+    """`NaiveAgent`'s choices: a card before draw / pass (in every phase where both are legal), accept, uno;
+    uniformly at random among those."""
+    scores = np.zeros(masks.shape[1])
+    scores[: C.NUM_KINDS] = 1.0
+    scores[A.ACCEPT] = 1.0
+    scores[A.UNO] = 1.0
+    for i in range(masks.shape[0]):
+        actions[i] = best_legal(scores, masks[i], rng)
 
 
 class NaiveAgent(BaselineAgent):
@@ -114,9 +165,5 @@ class NaiveAgent(BaselineAgent):
     name = "naive"
     reads_fields = False
 
-    def scores(self, f: dict[str, np.ndarray], action_masks: np.ndarray) -> np.ndarray:
-        scores = self.rng.random(action_masks.shape)
-        scores[:, : C.NUM_KINDS] += 2.0  # a card before draw / pass (in every phase where both are legal)
-        scores[:, A.ACCEPT] += 2.0
-        scores[:, A.UNO] += 2.0
-        return scores
+    def decide(self, spec, observations, action_masks, actions):
+        naive_decide(action_masks, self.rng, actions)

@@ -2,7 +2,9 @@
 
 Legality over many random decisions in every preset, player count and phase; determinism for a seed; the
 information test (an agent's actions do not change with what its seat cannot see, fed even `seer`
-observations that show it); scripted decisions for each documented strategy; and greedy beating random.
+observations that show it); the Wild Draw Four rule, once in the engine (`wild_draw_four_legal`), that the
+engine and the agents follow; random tie-breaks; scripted decisions for each documented strategy; and greedy
+beating random.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import uno_env
 from agents import CounterAgent, GreedyAgent, NaiveAgent, RandomAgent
 from uno_env import actions as A
 from uno_env import observation as O
+from uno_env.engine import wild_draw_four_legal
+from uno_env.game import GameBatch
 from uno_env.rules import make_rules
 from uno_env.vector import UnoVectorEnv
 
@@ -306,6 +310,99 @@ def test_greedy_never_plays_wild_draw_four_illegally():
                   color=np.eye(4)[0], drawn_card=counts(["W+4"]), hand_sizes=[3, 7])  # fmt: skip
     assert obs.act(GreedyAgent(0)) == A.PASS
     assert obs.act(CounterAgent(0)) == A.PASS
+
+
+# ------------------------------------------------------------------------------------------ Wild Draw Four rule
+
+W4 = uno_env.parse_card("W+4", RED)
+MANY_W4 = {"card_counts": {"W+4": 16}}  # Wild Draw Fours often in hand
+
+
+def test_wild_draw_four_legal_is_the_rule():
+    """Legal only without a card of the active colour; wild cards have none; before a colour is chosen: legal."""
+    hand = counts(["W+4", "B1", "G+2", "W"])
+    assert wild_draw_four_legal(hand, 0) and wild_draw_four_legal(hand, 3)  # no red, no yellow
+    assert not wild_draw_four_legal(hand, 1) and not wild_draw_four_legal(hand, 2)  # a blue 1, a green Draw Two
+    assert wild_draw_four_legal(counts(["W+4", "W", "WN"], make_rules("unocorns").colors), 2)
+    assert wild_draw_four_legal(hand, -1)
+
+
+def random_legal_preferring(rng, masks, kind, share=0.5):
+    """Random legal actions; where `kind` is legal, it is taken with probability `share`."""
+    actions = random_legal(rng, masks)
+    return np.where((masks[:, kind] > 0) & (rng.random(len(masks)) < share), kind, actions)
+
+
+@pytest.mark.parametrize("challenge", [False, True])
+def test_engine_judges_wild_draw_four_by_the_rule(challenge):
+    """Random games: without challenges the legal mask offers a held Wild Draw Four exactly where
+    `wild_draw_four_legal(hand, active colour)` allows it; with challenges it is always offered and the verdict
+    the engine records as it is played (`w4_guilty`) is the rule's answer."""
+    batch = GameBatch("classic", 3, 256, challenge_wild_draw_four=challenge, **MANY_W4)
+    batch.reset(seeds=11)
+    rng = np.random.default_rng(0)
+    st = batch.state
+    offered = refused = played = guilty = 0
+    for _ in range(150):
+        masks = batch.legal_masks()
+        games = np.arange(batch.batch_size)
+        seats = st.seat.astype(np.int64)
+        holds = (st.phase == A.PHASE_PLAY) & (st.pending_draw == 0) & (st.hand[games, seats, W4] > 0) & ~st.done
+        for g in np.flatnonzero(holds):
+            legal = wild_draw_four_legal(st.hand[g, seats[g]], int(st.color[g]))
+            assert masks[g, W4] == (1 if legal or challenge else 0)
+            offered += legal
+            refused += not legal
+        actions = random_legal_preferring(rng, masks, W4)
+        plays = np.flatnonzero((actions == W4) & (st.phase == A.PHASE_PLAY))
+        verdicts = {int(g): not wild_draw_four_legal(st.hand[g, seats[g]], int(st.color[g])) for g in plays}
+        batch.step(np.where(st.done, 0, actions))
+        for g, expected in verdicts.items():
+            assert bool(st.w4_guilty[g]) == expected
+            played += 1
+            guilty += expected
+        batch.reset_where(st.done.astype(bool), rng.integers(0, 2**31, batch.batch_size).astype(np.uint64))
+    assert offered > 50 and refused > 50 and played > 50
+    assert not challenge or 10 < guilty < played  # bluffs and honest plays both judged
+
+
+@pytest.mark.parametrize("name", ["greedy", "counter"])
+def test_agents_play_wild_draw_four_only_as_the_engine_rule_allows(name):
+    """With challenges on, the mask offers every held Wild Draw Four; greedy and counter play one only where the
+    engine's `wild_draw_four_legal` allows it for the hand and active colour their observation shows, and they
+    do play it there (when nothing else plays, or to strike)."""
+    agent = AGENTS[name](seed=3)
+    venv = UnoVectorEnv("classic", 3, 256, learner_seats="all", observation=agent.observation, **MANY_W4)
+    agent.bind(venv.spec, venv.rules)
+    fields_of = venv.spec.unflatten
+    obs, masks = venv.reset(seed=4)
+    rng = np.random.default_rng(1)
+    illegal_offered = played = 0
+    for _ in range(150):
+        actions = agent.act(obs, masks)
+        f = fields_of(obs)
+        active = np.where(f["color"].any(axis=1), f["color"].argmax(axis=1), -1)
+        legal = np.array([wild_draw_four_legal(f["hand"][i], int(active[i])) for i in range(len(obs))])
+        offered = masks[:, W4] > 0
+        assert legal[actions == W4].all(), f"{name} played an illegal Wild Draw Four"
+        illegal_offered += int((offered & ~legal).sum())
+        played += int((actions == W4).sum())
+        obs, masks, *_ = venv.step(np.where(rng.random(len(obs)) < 0.5, actions, random_legal(rng, masks)))
+    assert illegal_offered > 50 and played > 20
+
+
+# ------------------------------------------------------------------------------------------ tie-breaks
+
+
+@pytest.mark.parametrize("name", ["greedy", "counter"])
+def test_ties_are_broken_at_random_among_the_best_only(name):
+    """Colour after a wild, two colours held equally (counter: nothing known of the next player, and the same
+    number of unseen cards of each): both are chosen over seeds, never a colour held less."""
+    hand = counts(["R1", "R2", "B3", "B4", "G5"])
+    view = Crafted("knowledge", 2, "color", [color_id(c) for c in range(4)], hand=hand, top_card=counts(["W"]),
+                   hand_sizes=[5, 6], discard_pile=counts(["G6", "Y1", "Y2", "W"]))  # fmt: skip
+    chosen = {view.act(AGENTS[name](seed)) for seed in range(40)}
+    assert chosen == {color_id(0), color_id(1)}
 
 
 def test_greedy_urrrhhh_gives_away_its_biggest_colour():

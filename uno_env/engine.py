@@ -207,6 +207,19 @@ def _holds_color(st, seat, color):
 
 
 @njit(cache=True)
+def wild_draw_four_legal(hand, color):
+    """The Wild Draw Four rule: legal only for a hand (copies per kind) without a card of the active colour
+    `color` (-1: none chosen yet). The engine judges challenges by it; agents call it with what they see."""
+    if color < 0:
+        return True
+    base = color * RPC
+    for r in range(RPC):
+        if hand[base + r] > 0:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _holds_number(st, seat):
     for color in range(C.NUM_COLORS):
         for r in range(C.SKIP_RANK):
@@ -227,7 +240,7 @@ def _playable(st, c, seat, kind):
         if kind == C.EMOJI:
             return _holds_number(st, seat)
         if kind == W4 and c.challenge == 0:
-            return not _holds_color(st, seat, st.color)
+            return wild_draw_four_legal(st.hand[seat], st.color)
         return True
     if kind // RPC == st.color:
         return True
@@ -569,7 +582,7 @@ def _play_card(st, c, seat, kind):
     if kind == W4:
         st.w4_player = seat
         st.w4_prev_color = st.color
-        st.w4_guilty = _holds_color(st, seat, st.color)
+        st.w4_guilty = not wild_draw_four_legal(st.hand[seat], st.color)
     _push_discard(st, kind)
     _note_drop(st, seat)
     if kind < NCK:

@@ -1,0 +1,115 @@
+"""An RLlib-trained policy as an agent: `RLlibAgent(checkpoint)`, or `uno-arena --agents rllib:<checkpoint dir>`.
+
+A checkpoint is the folder `python train/rllib_ppo.py` writes (`Algorithm.save_to_path`) with the file
+`uno_env.json` beside RLlib's files: the variant, player count, observation level and rule options the
+policy was trained on, and the id of the shared policy's RLModule. The agent loads only that RLModule
+(no Algorithm, no env runners, no Ray cluster) and picks the legal action with the highest logit, or
+samples from the masked policy with `greedy=False`.
+
+RLlib's action-masking module (`ray.rllib.examples.rl_modules.classes.action_masking_rlm`) reads a dict
+observation with the keys `observations` (a float vector) and `action_mask`; `rllib_observation` turns
+the project's `{"observation": int8, "action_mask": int8}` into that, the same way in training and here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from uno_env import actions as A
+from uno_env import observation as O
+
+#: the file beside RLlib's checkpoint that says which game the policy was trained on
+METADATA_FILE = "uno_env.json"
+
+
+def rllib_observation(observation: np.ndarray, action_mask: np.ndarray) -> dict[str, np.ndarray]:
+    """The project's observation (int8 arrays) as RLlib's masking module reads it (float32 arrays)."""
+    return {
+        "observations": np.asarray(observation, dtype=np.float32),
+        "action_mask": np.asarray(action_mask, dtype=np.float32),
+    }
+
+
+def rllib_observation_space(size: int):
+    """The gymnasium space of `rllib_observation` for observation vectors of `size` entries."""
+    from gymnasium import spaces
+
+    return spaces.Dict(
+        {
+            "observations": spaces.Box(-1.0, 127.0, (size,), np.float32),
+            "action_mask": spaces.Box(0.0, 1.0, (A.NUM_ACTIONS,), np.float32),
+        }
+    )
+
+
+def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
+    """The `uno_env.json` of a checkpoint folder, with a clear error when it is not one of ours."""
+    path = Path(checkpoint)
+    if not path.is_dir():
+        raise ValueError(f"no RLlib checkpoint folder at {str(path)!r} (train one with train/rllib_ppo.py)")
+    meta_path = path / METADATA_FILE
+    if not meta_path.is_file():
+        raise ValueError(f"{str(path)!r} has no {METADATA_FILE}: it is not a checkpoint written by train/rllib_ppo.py")
+    return json.loads(meta_path.read_text())
+
+
+@functools.lru_cache(maxsize=8)
+def _load_module(module_path: str):
+    """The RLModule in a checkpoint's module folder, loaded once per process (agents are rebuilt per chunk)."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    module = RLModule.from_checkpoint(module_path)
+    module.eval()
+    return module
+
+
+class RLlibAgent:
+    """The shared policy of an RLlib checkpoint, masked: greedy (default) or sampled with its own seed."""
+
+    name = "rllib"
+
+    def __init__(self, checkpoint: str | Path, *, greedy: bool = True, seed: int | None = None):
+        self.checkpoint = Path(checkpoint).resolve()
+        self.metadata = read_metadata(self.checkpoint)
+        self.observation = self.metadata["observation"]
+        self.observation_size = int(self.metadata["observation_size"])
+        module_path = self.checkpoint / self.metadata["module_path"]
+        if not module_path.is_dir():
+            raise ValueError(f"the checkpoint {str(self.checkpoint)!r} lacks its policy folder {str(module_path)!r}")
+        self.module = _load_module(str(module_path))
+        self.greedy = greedy
+        self.rng = np.random.default_rng(seed)
+
+    def bind(self, spec: O.ObservationSpec, rules) -> None:
+        """Refuse a game whose observations are not the ones the policy was trained on."""
+        if spec.size != self.observation_size:
+            meta = self.metadata
+            raise ValueError(
+                f"the RLlib policy in {str(self.checkpoint)!r} was trained on {meta['num_players']}-player "
+                f"'{meta['observation']}' observations ({self.observation_size} entries); this game's have "
+                f"{spec.size} ({spec.num_players} players): play it with {meta['num_players']} players"
+            )
+
+    def logits(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """The policy's logits (B, 77), illegal actions at -inf."""
+        import torch
+
+        batch = {k: torch.from_numpy(v) for k, v in rllib_observation(observations, action_masks).items()}
+        with torch.no_grad():
+            out = self.module.forward_inference({"obs": batch})
+        logits = out["action_dist_inputs"].cpu().numpy().astype(np.float64)
+        logits[np.asarray(action_masks) == 0] = -np.inf
+        return logits
+
+    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if len(observations) == 0:
+            return np.zeros(0, np.int64)
+        logits = self.logits(observations, action_masks)
+        if not self.greedy:
+            logits = logits + self.rng.gumbel(size=logits.shape)  # Gumbel-max: a sample from softmax(logits)
+        return logits.argmax(axis=1).astype(np.int64)

@@ -1,0 +1,267 @@
+"""RLlib PPO: one shared policy for every seat (self-play), with action masking, on one machine or a Ray cluster.
+
+    python train/rllib_ppo.py --variant classic --players 2 --iterations 50 --checkpoint-dir runs/rllib
+    python train/rllib_ppo.py --address auto --env-runners 32 --num-gpus 1 ...   # on a Ray cluster
+    uno-arena --agents rllib:runs/rllib random greedy                              # benchmark the policy
+
+Every seat of the PettingZoo AEC env (`uno_env.raw_env`, the env behind "uno_env/uno_v0") is played by
+the same RLModule, RLlib's PPO module with action masking (`ActionMaskingTorchRLModule`), so every
+decision of every game is a training sample. The env reaches RLlib through RLlib's own `PettingZooEnv`
+wrapper, with the project's small adapter `UnoRLlibEnv` over it for two gaps: RLlib's masking module reads
+the dict keys `observations` (a float vector) and `action_mask`, where the env gives `observation` (int8)
+and `action_mask`; and the wrapper's `render` passes PettingZoo's env an argument it refuses.
+
+Nothing here depends on where Ray runs: `--address` is handed to `ray.init` (none: a local Ray on this
+machine; `auto`: the cluster this machine belongs to), and `--env-runners`, `--num-cpus` (local Ray
+only), `--num-gpus` and `--learners` size the job. Each iteration prints its sampled steps, episodes,
+episode length, losses and throughput; every `--checkpoint-every` iterations and at the end the
+algorithm is saved to `--checkpoint-dir` with `uno_env.json`, which lets `agents.rllib_agent.RLlibAgent`
+(and `uno-arena --agents rllib:DIR`) load its policy. With `--eval-games` the final policy plays that
+many games against `random` through the tournament runner.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import uno_env  # noqa: F401  (before RLlib imports torch: numba's passive OpenMP waits, see uno_env/__init__.py)
+
+# isort: split
+from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+from agents.arena import parse_option
+from agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
+from uno_env import observation as O
+from uno_env.aec import raw_env
+
+ENV_NAME = "uno_env_rllib"
+POLICY_ID = "shared"
+
+
+@dataclass
+class Args:
+    """RLlib PPO self-play on UNO (see the module docstring)."""
+
+    variant: str = "classic"
+    """the rule preset: classic, unocorns, monster_high, emoji or swap"""
+    players: int = 2
+    """the number of players, 2 to 10 (one shared policy plays every seat)"""
+    option: tuple[str, ...] = ()
+    """rule options as NAME=VALUE, e.g. --option stack_draw_two=true uno_call=explicit"""
+    observation: str = "knowledge"
+    """the observation level the policy reads: minimal, knowledge or seer"""
+    episode: str = "round"
+    """an episode is one round or a whole match to the target score ("match")"""
+    iterations: int = 20
+    """training iterations (each samples `train_batch_size` steps and runs PPO's epochs on them)"""
+    train_batch_size: int = 4000
+    """env steps (decisions) sampled per iteration, over all env runners"""
+    minibatch_size: int = 256
+    """SGD minibatch size"""
+    epochs: int = 4
+    """PPO epochs over each iteration's batch"""
+    lr: float = 3e-4
+    """learning rate"""
+    entropy_coeff: float = 0.01
+    """entropy bonus"""
+    hidden: tuple[int, ...] = (256, 256)
+    """hidden layer widths of the policy and value networks"""
+    env_runners: int = 1
+    """remote EnvRunner actors that sample games (0: sample in the main process)"""
+    envs_per_env_runner: int = 1
+    """games each EnvRunner steps side by side"""
+    learners: int = 0
+    """remote Learner actors (0: learn in the main process; >1 for several GPUs)"""
+    num_gpus: float = 0.0
+    """GPUs per learner (the main process's learner when learners=0)"""
+    num_cpus: int | None = None
+    """CPUs for a local Ray (ray.init(num_cpus=...)); ignored with --address (the cluster says)"""
+    address: str | None = None
+    """the Ray cluster for ray.init(address=...): none starts a local Ray, "auto" joins this node's cluster"""
+    checkpoint_dir: str = "runs/rllib"
+    """where the checkpoint (RLlib's files and uno_env.json) is written"""
+    checkpoint_every: int = 10
+    """save every this many iterations (and always at the end)"""
+    eval_games: int = 0
+    """after training, play this many games of the greedy policy against `random` and print the result"""
+    seed: int = 0
+    """seeds RLlib (networks, sampling) and the games"""
+
+    def rule_options(self) -> dict[str, Any]:
+        return dict(parse_option(text) for text in self.option)
+
+
+class UnoRLlibEnv(PettingZooEnv):
+    """RLlib's PettingZooEnv over `raw_env(**config)`, with observations as RLlib's masking module reads them."""
+
+    def __init__(self, config: dict | None = None):
+        super().__init__(raw_env(**dict(config or {})))
+        space = rllib_observation_space(self.env.spec.size)
+        self.observation_spaces = dict.fromkeys(self.observation_spaces, space)
+        self.observation_space = gym.spaces.Dict(self.observation_spaces)
+
+    @staticmethod
+    def _convert(observations: dict) -> dict:
+        return {a: rllib_observation(o["observation"], o["action_mask"]) for a, o in observations.items()}
+
+    def reset(self, *, seed=None, options=None):
+        observations, infos = super().reset(seed=seed, options=options)
+        return self._convert(observations), infos
+
+    def step(self, action):
+        observations, *rest = super().step(action)
+        return (self._convert(observations), *rest)
+
+    def render(self):
+        return self.env.render()  # PettingZoo's render takes no mode argument
+
+
+def env_config(args: Args) -> dict[str, Any]:
+    """The keyword arguments of `raw_env` for these arguments."""
+    return {
+        "variant": args.variant, "num_players": args.players, "observation": args.observation,
+        "episode": args.episode, **args.rule_options(),
+    }  # fmt: skip
+
+
+def build_config(args: Args):
+    """The PPOConfig: multi-agent with one policy, `POLICY_ID`, mapped to every seat."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    from ray.tune.registry import register_env
+
+    register_env(ENV_NAME, UnoRLlibEnv)
+    model = {"fcnet_hiddens": list(args.hidden), "head_fcnet_hiddens": [], "vf_share_layers": False}
+    return (
+        PPOConfig()
+        # RLlib's env check steps an action sampled without the mask, which the engine rightly refuses
+        .environment(ENV_NAME, env_config=env_config(args), disable_env_checking=True)
+        .framework("torch")
+        .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_env_runner)
+        .learners(num_learners=args.learners, num_gpus_per_learner=args.num_gpus)
+        .multi_agent(policies={POLICY_ID}, policy_mapping_fn=lambda agent_id, episode, **kwargs: POLICY_ID)
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(
+                rl_module_specs={POLICY_ID: RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config=model)}
+            )
+        )
+        .training(
+            train_batch_size_per_learner=args.train_batch_size // max(1, args.learners),
+            minibatch_size=args.minibatch_size,
+            num_epochs=args.epochs,
+            lr=args.lr,
+            entropy_coeff=args.entropy_coeff,
+        )
+        .debugging(seed=args.seed)
+    )
+
+
+def save_checkpoint(algo, args: Args, iteration: int, steps: int) -> Path:
+    """Save the algorithm and `uno_env.json` (what `RLlibAgent` needs to know) to `args.checkpoint_dir`."""
+    from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
+
+    path = Path(args.checkpoint_dir).resolve()
+    algo.save_to_path(str(path))
+    metadata = {
+        "format": "uno-env-rllib-1",
+        "variant": args.variant,
+        "num_players": args.players,
+        "observation": args.observation,
+        "observation_size": O.ObservationSpec(args.observation, args.players).size,
+        "rule_options": args.rule_options(),
+        "episode": args.episode,
+        "module_path": f"{COMPONENT_LEARNER_GROUP}/{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{POLICY_ID}",
+        "trained": {"iterations": iteration, "env_steps": steps, "args": asdict(args)},
+    }
+    (path / METADATA_FILE).write_text(json.dumps(metadata, indent=2))
+    return path
+
+
+def _metric(results: dict, *keys: str, default=np.nan):
+    for key in keys:
+        results = results.get(key, {}) if isinstance(results, dict) else {}
+    return results if isinstance(results, (int, float)) else default
+
+
+def train(args: Args) -> dict[str, Any]:
+    """Train per `args` (see the module docstring); returns the last iteration's figures and the checkpoint."""
+    import ray
+
+    if args.iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {args.iterations}")
+    raw_env(**env_config(args))  # bad variants, player counts or options fail here, with the engine's message
+    if not ray.is_initialized():
+        if args.address is None:
+            ray.init(num_cpus=args.num_cpus, include_dashboard=False)
+        else:
+            ray.init(address=args.address)
+    algo = build_config(args).build_algo()
+    summary: dict[str, Any] = {}
+    try:
+        start = time.perf_counter()
+        for iteration in range(1, args.iterations + 1):
+            results = algo.train()
+            steps = int(_metric(results, "env_runners", "num_env_steps_sampled_lifetime", default=0))
+            summary = {
+                "iteration": iteration,
+                "env_steps": steps,
+                "episodes": int(_metric(results, "env_runners", "num_episodes_lifetime", default=0)),
+                "episode_length": _metric(results, "env_runners", "episode_len_mean"),
+                "policy_loss": _metric(results, "learners", POLICY_ID, "policy_loss"),
+                "vf_loss": _metric(results, "learners", POLICY_ID, "vf_loss"),
+                "entropy": _metric(results, "learners", POLICY_ID, "entropy"),
+                "steps_per_second": steps / (time.perf_counter() - start),
+            }
+            print(
+                f"iter {iteration:4d}  steps {steps:9d}  episodes {summary['episodes']:7d}  "
+                f"length {summary['episode_length']:6.1f}  policy loss {summary['policy_loss']:+.4f}  "
+                f"vf loss {summary['vf_loss']:.4f}  entropy {summary['entropy']:.3f}  "
+                f"{summary['steps_per_second']:,.0f} steps/s",
+                flush=True,
+            )
+            if iteration % args.checkpoint_every == 0 or iteration == args.iterations:
+                summary["checkpoint"] = str(save_checkpoint(algo, args, iteration, steps))
+                print(f"checkpoint: {summary['checkpoint']}", flush=True)
+    finally:
+        algo.stop()
+    if args.eval_games > 0:
+        summary["eval"] = evaluate(summary["checkpoint"], args)
+    return summary
+
+
+def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
+    """The greedy policy against `random` through the tournament runner (paired seeds, rotated seats)."""
+    from agents.arena import run_tournament
+
+    result = run_tournament(
+        [f"rllib:{checkpoint}", "random"], args.variant, args.players, games=args.eval_games, seed=args.seed,
+        episode=args.episode, progress=False, **args.rule_options(),
+    )  # fmt: skip
+    print(result.table(), flush=True)
+    return {s.name: s.win_rate for s in result.summaries}
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tyro
+
+    args = tyro.cli(Args, args=argv, description=__doc__.split("\n\n")[0])
+    try:
+        train(args)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
