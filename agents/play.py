@@ -35,7 +35,7 @@ from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 
-from .arena import agent_names, make_agent, parse_option
+from .arena import TRAINED_HELP, agent_names, make_agent, parse_option
 from .base import bind
 
 COLOR_STYLES = {"red": "bold red", "pink": "bold magenta", "blue": "bold blue", "green": "bold green",
@@ -293,6 +293,8 @@ class TerminalGame:
                 self.say(who, " play " if you else " plays ", "the drawn card ", self.card(code))
             else:
                 self.say(who, " play " if you else " plays ", self.card(code))
+        elif action == A.PASS and phase == A.PHASE_DRAWN and you:  # another seat's keep is its secret
+            self.say("You keep it")
         elif action == A.PASS and phase == A.PHASE_SWAP:
             self.say(who, " keep your hand" if you else " keeps its hand")
         elif action == A.PASS and phase == A.PHASE_UNO:
@@ -461,8 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=2, help="2 to 10 (default 2)")
     parser.add_argument(
         "--opponents", nargs="+", default=["greedy"],
-        help=f"one agent name for every opponent, or one per opponent seat in seat order; agents: "
-        f"{', '.join(agent_names())} (default greedy)",
+        help=f"one agent name for every opponent, or one per opponent seat in seat order: "
+        f"{', '.join(agent_names())}, or {TRAINED_HELP} (default greedy)",
     )  # fmt: skip
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players - 1 (default 0)")
     parser.add_argument("--seed", type=int, help="the deal's seed (default: a random one, printed)")

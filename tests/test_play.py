@@ -92,6 +92,26 @@ def test_bad_entries_ask_again_until_a_legal_choice():
     assert "Traceback" not in text
 
 
+def test_a_game_cut_off_by_its_step_limit_says_so():
+    game = Game("classic", 2, seed=1, max_steps=6)
+    console = plain_console()
+    assert TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, lines(then="1")).run() == 0
+    assert game.truncated and "The game was cut off: it reached its step limit." in output(console)
+
+
+def test_penalty_scoring_adds_each_players_points_to_its_tally():
+    console = plain_console()
+    argv = ["--episode", "match", "--option", "scoring=penalty", "--option", "target_score=200", "--seed", "5"]
+    assert main(argv, input_fn=lines(then="1"), console=console) == 0
+    text = output(console)
+    rounds = len(re.findall(r"^Round \d+:", text, flags=re.M))
+    assert rounds >= 2 and text.count("Points left in the hands, added to each tally") == rounds
+    final = score_table(text, "Final scores")
+    assert max(final.values()) >= 200
+    (lowest,) = [who for who, score in final.items() if score == min(final.values())]
+    assert re.search(rf"{'You win' if lowest.startswith('You') else re.escape(lowest) + ' wins'} the match", text)
+
+
 @pytest.mark.parametrize("stop", [EOFError, KeyboardInterrupt])
 def test_end_of_input_or_ctrl_c_exits_cleanly(stop):
     def read():

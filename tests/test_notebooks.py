@@ -1,0 +1,28 @@
+"""Every notebook in notebooks/ runs top to bottom without an error (small budgets: UNO_NOTEBOOK_SMOKE=1)."""
+
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+MAX_COMMITTED_BYTES = 200_000  # notebooks are committed without big outputs
+
+
+def test_there_are_notebooks():
+    assert {"quickstart.ipynb", "variants.ipynb"} <= {path.name for path in NOTEBOOKS}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_notebook_runs(path, monkeypatch):
+    assert path.stat().st_size < MAX_COMMITTED_BYTES, f"{path.name}: strip its outputs before committing"
+    monkeypatch.setenv("UNO_NOTEBOOK_SMOKE", "1")
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": path.parent}})
+    client.execute()  # raises CellExecutionError, with the cell and its traceback, on any error
+    outputs = [out for cell in notebook.cells for out in cell.get("outputs", [])]
+    errors = [out for out in outputs if out.output_type == "error"]
+    assert not errors, json.dumps(errors)[:2000]
+    assert any("image/png" in out.get("data", {}) for out in outputs), f"{path.name} draws no plot"
