@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Set everything up, then run the main job: a tournament of the baseline agents, printing the table and
-# writing tournament.json/.csv/.png to arena-results/. Extra arguments go to uno-arena
-# (e.g. --variant unocorns --players 4 --games 40000).
+# Set everything up, then run the main job: train a policy with the native PPO for a few minutes
+# (TRAIN_MINUTES, default 5; learning curve in runs/quickstart/), then benchmark it against the baseline
+# agents, printing the table and writing tournament.json/.csv/.png to arena-results/.
+# Extra arguments go to uno-arena (e.g. --games 40000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/uno-arena --agents random naive greedy counter --variant classic --players 2 --games 20000 "$@"
+.venv/bin/uno-train --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --eval-every 20 \
+  --out runs/quickstart
+.venv/bin/uno-arena --agents ppo:runs/quickstart/policy.pt counter greedy naive random --variant classic \
+  --players 2 --games 20000 "$@"

@@ -14,8 +14,8 @@ actions have probability 0, `agents.policy.PolicyNetwork`). It uses a GPU when t
 Every `eval_every` updates the greedy policy plays `eval_games` paired games against each `eval_against`
 baseline through the tournament runner; win rates with 95% intervals go to TensorBoard and the console.
 The run writes `policy.pt` (the policy file, an agent for `uno-arena --agents ppo:PATH`), `checkpoint.pt`
-(everything needed to resume) and TensorBoard logs (losses, entropy, episode results, steps per second)
-to `out`.
+(everything needed to resume), `learning_curve.png` (the evaluations) and TensorBoard logs (losses,
+entropy, the league win rate, evaluations, steps per second) to `out`.
 """
 
 from __future__ import annotations
@@ -99,8 +99,9 @@ class Config:
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
     """auto (cuda when there is one), cpu or cuda."""
-    threads: int = 0
-    """torch CPU threads (0: torch's default)."""
+    threads: int = 1
+    """torch CPU threads (0: torch's default). One is fastest on a busy 2-core machine: torch's second thread
+    waits on the env's compiled kernels and on other processes."""
     out: Path = Path("runs/native_ppo")
     """Folder for policy.pt, checkpoint.pt and the TensorBoard logs."""
     resume: Path | None = None
@@ -307,14 +308,16 @@ def train(config: Config) -> dict[str, Any]:
     deadline = started + config.minutes * 60
     bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
     episode_wins, episode_count = 0, 0
+    train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
     evaluation: dict[str, tuple[float, float, float]] = {}
+    history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []
 
     def save(path: Path) -> None:
         torch.save({
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
             "network": network.state_dict(), "optimizer": optimizer.state_dict(), "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
-            "snapshots": league.snapshots,
+            "snapshots": league.snapshots, "history": history,
         }, path)  # fmt: skip
         policy = network.to_file_dict(
             config.variant, config.rule_options, steps=steps_done, updates=update,
@@ -363,6 +366,7 @@ def train(config: Config) -> dict[str, Any]:
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started
+        train_seconds += rollout_seconds + update_seconds
 
         writer.add_scalar("speed/env_steps_per_second", steps_per_update / rollout_seconds, steps_done)
         writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
@@ -375,20 +379,46 @@ def train(config: Config) -> dict[str, Any]:
         if update % config.snapshot_every == 0:
             league.add_snapshot(network)
         if config.eval_every and update % config.eval_every == 0:
-            evaluation = log_evaluation(network, config, writer, steps_done, update, bar)
+            evaluation = log_evaluation(network, config, writer, steps_done, update, bar, history)
         if update % config.checkpoint_every == 0:
             save(out / "checkpoint.pt")
         bar.n = min(bar.total, int(time.perf_counter() - started))
         bar.set_postfix(steps=steps_done, sps=int(steps_per_update / (rollout_seconds + update_seconds)))
     bar.close()
-    evaluation = log_evaluation(network, config, writer, steps_done, update, None)
+    if not (config.eval_every and update % config.eval_every == 0 and evaluation):
+        evaluation = log_evaluation(network, config, writer, steps_done, update, None, history)
     save(out / "checkpoint.pt")
     writer.close()
-    return {"updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out)}
+    return {
+        "updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out),
+        "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
+    }  # fmt: skip
 
 
-def log_evaluation(network, config: Config, writer, steps: int, update: int, bar) -> dict:
+def plot_learning_curve(history: list[tuple[int, str, float, float, float]], path: Path) -> None:
+    """Evaluation win rates (with their 95% intervals) against training steps, one line per baseline."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4))
+    for name in dict.fromkeys(entry[1] for entry in history):
+        rows = np.array([(s, r, lo, hi) for s, n, r, lo, hi in history if n == name])
+        axes.plot(rows[:, 0], rows[:, 1], marker="o", label=f"vs {name}")
+        axes.fill_between(rows[:, 0], rows[:, 2], rows[:, 3], alpha=0.25)
+    axes.axhline(1 / 2, color="grey", linestyle=":", linewidth=1)
+    axes.set(xlabel="learner decisions", ylabel="win rate (95% interval)", title="native PPO: evaluation")
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def log_evaluation(network, config: Config, writer, steps: int, update: int, bar, history: list) -> dict:
     results = evaluate(network, config, seed=10**6 + update)
+    history += [(steps, name, *values) for name, values in results.items()]
+    plot_learning_curve(history, Path(config.out) / "learning_curve.png")
     for name, (rate, low, high) in results.items():
         writer.add_scalar(f"eval/win_rate_vs_{name}", rate, steps)
         writer.add_scalar(f"eval/win_rate_vs_{name}_low", low, steps)

@@ -1,0 +1,68 @@
+"""Training speed: the native PPO's environment steps per second against SB3 MaskablePPO's, in the same run.
+
+    python benchmarks/train_speed.py                   # classic, 2 players, greedy opponents, 5 repeats
+
+Both train against the same opponent (`greedy`) on the same variant, each with its own script's defaults
+(native: 2048 games x 32 decisions per update, 2 epochs, a 256x256 network; SB3: 256 games x 64, 4 epochs,
+its default 64x64 networks). A step is one learner decision; the rate counts rollouts and updates together
+(SB3's `time/fps`), without start-up and evaluation. Repeats take turns; medians are reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+
+def native_rate(args, out: Path) -> float:
+    from train import native_ppo
+
+    config = native_ppo.Config(
+        variant=args.variant, players=args.players, league=(f"{args.opponent}:1",), total_steps=args.native_steps,
+        eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False,
+    )  # fmt: skip
+    return native_ppo.train(config)["steps_per_second"]
+
+
+def sb3_rate(args, out: Path) -> float:
+    from sb3_contrib import MaskablePPO
+
+    from agents.arena import make_agent
+    from train.sb3_ppo import Config
+    from uno_env.wrappers import UnoSB3VecEnv
+
+    c = Config()
+    env = UnoSB3VecEnv(args.variant, args.players, c.num_envs, seed=0, opponents=make_agent(args.opponent, seed=0))
+    model = MaskablePPO("MlpPolicy", env, n_steps=c.n_steps, batch_size=c.batch_size, n_epochs=c.n_epochs,
+                        gamma=c.gamma, seed=0, verbose=0)  # fmt: skip
+    model.learn(c.num_envs * c.n_steps)  # warm-up
+    start = time.perf_counter()
+    model.learn(args.sb3_steps, reset_num_timesteps=False)
+    return args.sb3_steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--opponent", default="greedy")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--native-steps", type=int, default=2048 * 32 * 8)
+    parser.add_argument("--sb3-steps", type=int, default=256 * 64 * 4)
+    args = parser.parse_args()
+    native, sb3 = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for repeat in range(args.repeats):
+            native.append(native_rate(args, Path(tmp) / f"native{repeat}"))
+            sb3.append(sb3_rate(args, Path(tmp) / f"sb3{repeat}"))
+            print(f"repeat {repeat}: native {native[-1]:,.0f} steps/s, SB3 MaskablePPO {sb3[-1]:,.0f} steps/s")
+    n, s = statistics.median(native), statistics.median(sb3)
+    print(f"{args.variant}, {args.players} players, vs {args.opponent}: native PPO {n:,.0f} env steps/s, "
+          f"SB3 MaskablePPO {s:,.0f} (median of {args.repeats}); native / SB3 = {n / s:.1f}x")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""The trainers with tiny budgets (train, checkpoint, resume, evaluate), trained agents, the shipped policies."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.arena import main as arena_main
+from agents.arena import make_agent, play_games, run_tournament
+from agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, shipped_policies
+from uno_env import PRESETS
+from uno_env import observation as O
+from uno_env.vector import UnoVectorEnv
+
+TINY_NATIVE = [
+    "--num-envs", "64", "--rollout-steps", "8", "--minibatch-size", "256", "--epochs", "1", "--hidden", "32",
+    "--eval-games", "20", "--eval-every", "2", "--checkpoint-every", "2", "--snapshot-every", "1",
+    "--league", "greedy:1", "self:1", "--no-progress",
+]  # fmt: skip
+
+
+def learner_wins(records, name):
+    return sum(1 for r in records for seat in r.winners if r.lineup[seat] == name)
+
+
+@pytest.fixture(scope="module")
+def native_run(tmp_path_factory):
+    from train import native_ppo
+
+    out = tmp_path_factory.mktemp("native")
+    config = native_ppo.tyro.cli(native_ppo.Config, args=[*TINY_NATIVE, "--total-steps", "2048", "--out", str(out)])
+    summary = native_ppo.train(config)
+    return out, summary
+
+
+def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
+    out, summary = native_run
+    assert summary["steps"] == 2048 and summary["updates"] == 4  # 64 games x 8 decisions per update
+    rate, low, high = summary["evaluation"]["counter"]
+    assert 0.0 <= low <= rate <= high <= 1.0
+    assert all((out / name).is_file() for name in ("checkpoint.pt", "policy.pt", "learning_curve.png"))
+    assert any((out / "tensorboard").iterdir())
+    data = load_policy_file(out / "policy.pt")
+    assert data["variant"] == "classic" and data["num_players"] == 2 and data["hidden"] == [32]
+    assert data["trained"]["steps"] == 2048
+
+
+def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
+    from train import native_ppo
+
+    out, _ = native_run
+    before = torch.load(out / "checkpoint.pt", weights_only=False)
+    config = native_ppo.Config(resume=out / "checkpoint.pt", total_steps=4096, out=tmp_path, progress=False)
+    summary = native_ppo.train(config)
+    assert summary["updates"] == before["update"] + 4 and summary["steps"] == 4096
+    after = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    assert tuple(after["config"]["hidden"]) == (32,)  # the checkpoint's settings, not the defaults
+    assert not torch.equal(after["network"]["policy_head.weight"], before["network"]["policy_head.weight"])
+
+
+def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
+    from train import native_ppo
+
+    assert native_ppo.main(["--variant", "nope", "--out", str(tmp_path)]) == 2
+    assert "the variants are classic" in capsys.readouterr().err
+    assert native_ppo.main(["--league", "wizard:1", "--out", str(tmp_path)]) == 2
+    assert "unknown agent 'wizard'" in capsys.readouterr().err
+    assert native_ppo.main(["--league", "counter:x", "--out", str(tmp_path)]) == 2
+    assert "NAME:SHARE" in capsys.readouterr().err
+
+
+def test_gae_matches_a_hand_computation():
+    from train.native_ppo import gae
+
+    rewards = torch.tensor([[0.0], [0.0], [1.0]])
+    values = torch.tensor([[0.5], [0.25], [0.75]])
+    dones = torch.tensor([[0.0], [0.0], [1.0]])
+    advantages = gae(rewards, values, dones, torch.tensor([9.0]), gamma=0.5, lam=0.5)
+    delta = [0 + 0.5 * 0.25 - 0.5, 0 + 0.5 * 0.75 - 0.25, 1.0 - 0.75]  # the last step ends: no bootstrap
+    expected = [delta[0] + 0.25 * (delta[1] + 0.25 * delta[2]), delta[1] + 0.25 * delta[2], delta[2]]
+    assert advantages[:, 0].tolist() == pytest.approx(expected)
+
+
+def test_policy_file_plays_legally_through_the_arena(native_run):
+    out, _ = native_run
+    agent = make_agent(f"ppo:{out / 'policy.pt'}")
+    records = play_games({"ppo": agent, "random": make_agent("random", seed=1)}, ["ppo", "random"], games=40)
+    assert len(records) == 40  # an illegal action would raise
+
+
+def test_policy_agent_refuses_another_game(native_run):
+    out, _ = native_run
+    agent = PolicyAgent(out / "policy.pt")
+    with pytest.raises(ValueError, match="trained for 2 players"):
+        agent.bind(O.ObservationSpec("knowledge", 3))
+    with pytest.raises(ValueError, match="no policy file"):
+        PolicyAgent(out / "missing.pt")
+
+
+def test_policy_agent_masks_illegal_actions():
+    network = PolicyNetwork("minimal", 2, (8,))
+    with torch.no_grad():
+        network.policy_head.bias[:] = 0
+        network.policy_head.bias[60] = 100.0  # it wants to pass, which is illegal below
+    agent = PolicyAgent(network)
+    venv = UnoVectorEnv("classic", 2, 32, observation="minimal", learner_seats="all")
+    obs, masks = venv.reset(seed=3)
+    actions = agent.act(obs, masks)
+    assert masks[np.arange(32), actions].all()
+    sampler = PolicyAgent(network, sample=True, seed=0)
+    assert masks[np.arange(32), sampler.act(obs, masks)].all()
+
+
+def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):
+    from train import sb3_ppo
+
+    tiny = ["--num-envs", "16", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1", "--eval-games", "20",
+            "--eval-every", "256", "--checkpoint-every", "256", "--switch-every", "128", "--no-progress"]  # fmt: skip
+    assert sb3_ppo.main([*tiny, "--timesteps", "512", "--out", str(tmp_path)]) == 0
+    meta = json.loads((tmp_path / "model.json").read_text())
+    assert meta["num_players"] == 2 and meta["timesteps"] == 512
+    assert list((tmp_path / "checkpoints").glob("model_*_steps.zip"))
+    agent = make_agent(f"sb3:{tmp_path / 'model.zip'}")
+    records = play_games({"sb3": agent, "greedy": make_agent("greedy")}, ["sb3", "greedy"], games=20)
+    assert len(records) == 20
+    resumed = tmp_path / "resumed"
+    config = sb3_ppo.tyro.cli(sb3_ppo.Config, args=[*tiny, "--timesteps", "256", "--out", str(resumed),
+                                                    "--resume", str(tmp_path / "model.zip")])  # fmt: skip
+    assert sb3_ppo.train(config)["timesteps"] == 512 + 256
+
+
+def test_trained_agent_names_are_checked():
+    with pytest.raises(ValueError, match="no policy file"):
+        make_agent("ppo:nowhere/policy.pt")
+    with pytest.raises(ValueError, match="no SB3 model"):
+        make_agent("sb3:nowhere.zip")
+    with pytest.raises(ValueError, match="ppo:PRESET"):
+        make_agent("tabular:x")
+
+
+def test_uno_arena_refuses_an_unknown_shipped_policy(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        arena_main(["--agents", "ppo:no_such_preset", "random", "--games", "2", "--no-progress"])
+    assert exit_info.value.code == 2
+    assert "no shipped policy for 'no_such_preset'" in capsys.readouterr().err
+
+
+def test_a_policy_is_shipped_for_every_preset():
+    assert {variant for variant, _ in shipped_policies()} == set(PRESETS)
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_shipped_policies_beat_random(variant):
+    result = run_tournament(["ppo:" + variant, "random"], variant, 2, games=300, progress=False)
+    ppo = next(s for s in result.summaries if s.name == "ppo:" + variant)
+    assert ppo.win_rate_low > 0.5, ppo
