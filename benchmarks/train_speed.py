@@ -3,7 +3,7 @@
     python benchmarks/train_speed.py                   # classic, 2 players, greedy opponents, 5 repeats
 
 Both train against the same opponent (`greedy`) on the same variant, each with its own script's defaults
-(native: 2048 games x 32 decisions per update, 2 epochs, a 256x256 network; SB3: 256 games x 64, 4 epochs,
+(native: 2048 games x 32 decisions per update, 2 epochs, a 128x128 network; SB3: 256 games x 64, 4 epochs,
 its default 64x64 networks). A step is one learner decision; the rate counts rollouts and updates together
 (SB3's `time/fps`), without start-up and evaluation. Repeats take turns; medians are reported.
 """

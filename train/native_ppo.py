@@ -81,7 +81,7 @@ class Config:
     """Weight of the value loss."""
     max_grad_norm: float = 0.5
     """Gradient norm clip."""
-    hidden: tuple[int, ...] = (256, 256)
+    hidden: tuple[int, ...] = (128, 128)
     """Widths of the MLP trunk's layers."""
     snapshot_every: int = 10
     """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
