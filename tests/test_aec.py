@@ -987,6 +987,7 @@ def test_ansi_render_of_a_finished_game(max_steps, last_line):
     act(env, "play R5")
     text = env.render()
     assert text.splitlines()[-1] == last_line
+    assert "| round 1 |" in text.splitlines()[0]  # the round just played, not one that never starts
     assert not any(line.startswith(">") for line in text.splitlines())
 
 

@@ -28,8 +28,10 @@ def render_text(game, viewer: int, color: bool = False) -> str:
     colors = game.rules.colors
     n = game.num_players
     arrow = "left (+1)" if d["direction"] == 1 else "right (-1)"
+    finished = int(game.state.rounds[0])
+    current = max(finished, 1) if game.done[0] else finished + 1  # after the end: the last round played
     lines = [
-        f"UNO {game.rules.preset}, {n} players | round {int(game.state.rounds[0]) + 1} | direction {arrow}",
+        f"UNO {game.rules.preset}, {n} players | round {current} | direction {arrow}",
         f"top {paint(d['top'], colors, color)}  colour {d['color'] or '(to choose)'}  draw pile {d['pile']}"
         + (f"  pending draw {d['pending_draw']}" if d["pending_draw"] else ""),
     ]
