@@ -3,8 +3,11 @@
 A checkpoint is the folder `python train/rllib_ppo.py` writes (`Algorithm.save_to_path`) with the file
 `uno_env.json` beside RLlib's files: the variant, player count, observation level and rule options the
 policy was trained on, and the id of the shared policy's RLModule. The agent loads only that RLModule
-(no Algorithm, no env runners, no Ray cluster) and picks the legal action with the highest logit, or
-samples from the masked policy with `greedy=False`.
+(no Algorithm, no env runners, no Ray cluster) and samples its action from the masked policy, with its
+own seeded generator; `greedy=True` takes the legal action with the highest logit instead. Sampling is
+the default because it is the policy PPO trained, and because an argmax policy can loop: in a measured
+2-player classic run (20 iterations), the greedy policy kept drawing until the 10,000-decision limit in
+29% of its games against `random`, the sampled one in none.
 
 RLlib's action-masking module (`ray.rllib.examples.rl_modules.classes.action_masking_rlm`) reads a dict
 observation with the keys `observations` (a float vector) and `action_mask`; `rllib_observation` turns
@@ -69,11 +72,11 @@ def _load_module(module_path: str):
 
 
 class RLlibAgent:
-    """The shared policy of an RLlib checkpoint, masked: greedy (default) or sampled with its own seed."""
+    """The shared policy of an RLlib checkpoint, masked: sampled with its own seed (default) or greedy."""
 
     name = "rllib"
 
-    def __init__(self, checkpoint: str | Path, *, greedy: bool = True, seed: int | None = None):
+    def __init__(self, checkpoint: str | Path, *, greedy: bool = False, seed: int | None = None):
         self.checkpoint = Path(checkpoint).resolve()
         self.metadata = read_metadata(self.checkpoint)
         self.observation = self.metadata["observation"]

@@ -12,13 +12,14 @@ MAX_COMMITTED_BYTES = 200_000  # notebooks are committed without big outputs
 
 
 def test_there_are_notebooks():
-    assert {"quickstart.ipynb", "variants.ipynb"} <= {path.name for path in NOTEBOOKS}
+    assert {"quickstart.ipynb", "variants.ipynb", "train_and_benchmark.ipynb"} <= {path.name for path in NOTEBOOKS}
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
-def test_notebook_runs(path, monkeypatch):
+def test_notebook_runs(path, monkeypatch, tmp_path):
     assert path.stat().st_size < MAX_COMMITTED_BYTES, f"{path.name}: strip its outputs before committing"
     monkeypatch.setenv("UNO_NOTEBOOK_SMOKE", "1")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # what a notebook writes with tempfile lands in pytest's tmp_path
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": path.parent}})
     client.execute()  # raises CellExecutionError, with the cell and its traceback, on any error

@@ -81,8 +81,15 @@ def test_the_checkpoint_is_an_agent_that_picks_legal_actions(trained):
         actions = agent.act(observations, masks)
         assert actions.dtype == np.int64 and actions.shape == (64,)
         assert masks[np.arange(64), actions].all() and actions[0] == 42
-    greedy_agent = RLlibAgent(checkpoint)
+    greedy_agent = RLlibAgent(checkpoint, greedy=True)
     assert (greedy_agent.act(observations, masks) == greedy_agent.logits(observations, masks).argmax(axis=1)).all()
+    # sampled (the default): reproducible for a seed, and distributed as the masked policy
+    one = np.repeat(observations[1:2], 20_000, axis=0), np.repeat(masks[1:2], 20_000, axis=0)
+    sampled = RLlibAgent(checkpoint, seed=5).act(*one)
+    assert (sampled == RLlibAgent(checkpoint, seed=5).act(*one)).all()
+    logits = greedy_agent.logits(one[0][:1], one[1][:1])[0]
+    policy = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    assert np.abs(np.bincount(sampled, minlength=77) / 20_000 - policy).max() < 0.02
     with pytest.raises(ValueError, match="trained on 2-player 'minimal' observations"):
         greedy_agent.bind(O.ObservationSpec("minimal", 3), None)
 

@@ -60,6 +60,8 @@ class Args:
     """the observation level the policy reads: minimal, knowledge or seer"""
     episode: str = "round"
     """an episode is one round or a whole match to the target score ("match")"""
+    max_steps: int = 10_000
+    """decisions before an episode is truncated (early self-play can draw for thousands of turns)"""
     iterations: int = 20
     """training iterations (each samples `train_batch_size` steps and runs PPO's epochs on them)"""
     train_batch_size: int = 4000
@@ -76,7 +78,7 @@ class Args:
     """hidden layer widths of the policy and value networks"""
     env_runners: int = 1
     """remote EnvRunner actors that sample games (0: sample in the main process)"""
-    envs_per_env_runner: int = 1
+    envs_per_env_runner: int = 32
     """games each EnvRunner steps side by side"""
     learners: int = 0
     """remote Learner actors (0: learn in the main process; >1 for several GPUs)"""
@@ -91,7 +93,7 @@ class Args:
     checkpoint_every: int = 10
     """save every this many iterations (and always at the end)"""
     eval_games: int = 0
-    """after training, play this many games of the greedy policy against `random` and print the result"""
+    """after training, play this many games of the policy against `random` and print the result"""
     seed: int = 0
     """seeds RLlib (networks, sampling) and the games"""
 
@@ -128,7 +130,7 @@ def env_config(args: Args) -> dict[str, Any]:
     """The keyword arguments of `raw_env` for these arguments."""
     return {
         "variant": args.variant, "num_players": args.players, "observation": args.observation,
-        "episode": args.episode, **args.rule_options(),
+        "episode": args.episode, "max_steps": args.max_steps, **args.rule_options(),
     }  # fmt: skip
 
 
@@ -240,7 +242,7 @@ def train(args: Args) -> dict[str, Any]:
 
 
 def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
-    """The greedy policy against `random` through the tournament runner (paired seeds, rotated seats)."""
+    """The policy (sampled, as trained) against `random` through the tournament runner (paired seeds, rotated seats)."""
     from agents.arena import run_tournament
 
     result = run_tournament(
