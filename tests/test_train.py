@@ -157,3 +157,16 @@ def test_shipped_policies_beat_random(variant):
     result = run_tournament(["ppo:" + variant, "random"], variant, 2, games=300, progress=False)
     ppo = next(s for s in result.summaries if s.name == "ppo:" + variant)
     assert ppo.win_rate_low > 0.5, ppo
+
+
+def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_path):
+    from train.ship import ship
+
+    out, _ = native_run
+    shipped = ship(out / "policy.pt", tmp_path)
+    assert shipped.name == "classic-2p.pt"
+    assert load_policy_file(shipped)["state_dict"]["policy_head.weight"].dtype == torch.float16
+    venv = UnoVectorEnv("classic", 2, 64, learner_seats="all")
+    obs, masks = venv.reset(seed=5)
+    same = PolicyAgent(shipped).act(obs, masks) == PolicyAgent(out / "policy.pt").act(obs, masks)
+    assert same.mean() > 0.9  # float16 weights may flip a near tie, no more

@@ -11,6 +11,10 @@ snapshot of the learner drawn from its past (the latest with probability 1/2, el
 advantages and runs `epochs` passes of clipped PPO over minibatches, with masked logits (illegal
 actions have probability 0, `agents.policy.PolicyNetwork`). It uses a GPU when there is one.
 
+With `--imitate counter` the run starts by kickstarting: for `imitate_steps` decisions the learner's seat
+is played by that baseline and the network learns its actions (cross-entropy) and the value of its play;
+PPO then improves on it.
+
 Every `eval_every` updates the greedy policy plays `eval_games` paired games against each `eval_against`
 baseline through the tournament runner; win rates with 95% intervals go to TensorBoard and the console.
 The run writes `policy.pt` (the policy file, an agent for `uno-arena --agents ppo:PATH`), `checkpoint.pt`
@@ -35,6 +39,7 @@ from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from agents.arena import make_agent, parse_option, play_games
+from agents.base import bind
 from agents.policy import PolicyAgent, PolicyNetwork
 from agents.ratings import wilson_interval
 from uno_env import PRESETS
@@ -55,6 +60,11 @@ class Config:
     """The observation level the policy reads (minimal or knowledge)."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
     """Opponents as NAME:SHARE (the share of games each plays): baseline names, and `self` for past snapshots."""
+    imitate: str = ""
+    """A baseline to imitate first (kickstarting): the learner's seat is played by it, and the network learns
+    its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
+    imitate_steps: int = 3_000_000
+    """Decisions of imitation (counted in the budget)."""
     minutes: float = 30.0
     """Wall-clock budget of this run (training stops at whichever of minutes and total_steps comes first)."""
     total_steps: int = 10**12
@@ -131,6 +141,9 @@ class Config:
             raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
         if not self.league or any(share <= 0 for share in self.league_shares.values()):
             raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
+        if self.imitate and make_agent(self.imitate).observation != self.observation:
+            raise ValueError(f"{self.imitate!r} reads {make_agent(self.imitate).observation!r} observations; "
+                             f"imitating it needs --observation {make_agent(self.imitate).observation}")  # fmt: skip
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
@@ -248,6 +261,28 @@ def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Confi
     return {k: v / max(steps, 1) for k, v in stats.items()}
 
 
+def imitation_update(network, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+    """One pass of cross-entropy on the teacher's actions plus the value loss, over shuffled minibatches."""
+    n = batch["actions"].shape[0]
+    stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0}
+    order = torch.randperm(n, device=batch["actions"].device)
+    steps = 0
+    for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
+        idx = order[start : start + config.minibatch_size]
+        logits, values = network(batch["obs"][idx], batch["masks"][idx])
+        imitation_loss = torch.nn.functional.cross_entropy(logits, batch["actions"][idx])
+        value_loss = 0.5 * (values - batch["returns"][idx]).pow(2).mean()
+        optimizer.zero_grad(set_to_none=True)
+        (imitation_loss + config.value_coef * value_loss).backward()
+        torch.nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+        optimizer.step()
+        stats["imitation_loss"] += imitation_loss.item()
+        stats["imitation_accuracy"] += (logits.argmax(-1) == batch["actions"][idx]).float().mean().item()
+        stats["value_loss"] += value_loss.item()
+        steps += 1
+    return {k: v / max(steps, 1) for k, v in stats.items()}
+
+
 def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.Tensor:
     """Generalized advantage estimates over a (T, B) rollout; dones[t] ends the episode after step t."""
     advantages = torch.zeros_like(rewards)
@@ -287,6 +322,11 @@ def train(config: Config) -> dict[str, Any]:
     if state is not None:
         league.snapshots = state["snapshots"]
         league.add_snapshot(network)
+
+    teacher = None
+    if config.imitate:
+        teacher = make_agent(config.imitate, seed=config.seed + 77)
+        bind(teacher, league.groups[0][1].spec, league.groups[0][1].rules)
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -330,6 +370,7 @@ def train(config: Config) -> dict[str, Any]:
         fraction = min(1.0, (time.perf_counter() - started) / (config.minutes * 60))
         for group in optimizer.param_groups:
             group["lr"] = config.learning_rate * (1.0 - 0.9 * fraction)
+        imitating = teacher is not None and steps_done < config.imitate_steps
         rollout_started = time.perf_counter()
         network.eval()
         for t in range(t_len):
@@ -340,6 +381,8 @@ def train(config: Config) -> dict[str, Any]:
                 # Gumbel-max: one sample per row of the masked categorical
                 noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(1e-20, 1.0)))
                 actions = (logits + noise).argmax(-1)
+                if imitating:  # the teacher plays the learner's seat; the network learns from its actions
+                    actions = torch.from_numpy(teacher.act(obs_np, masks_np)).to(device)
                 logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
             buffers["obs"][t], buffers["masks"][t] = obs, masks
             buffers["actions"][t], buffers["logp"][t], buffers["values"][t] = actions, logp, values
@@ -362,7 +405,7 @@ def train(config: Config) -> dict[str, Any]:
             "advantages": advantages.reshape(-1), "returns": (advantages + buffers["values"]).reshape(-1),
         }  # fmt: skip
         network.train()
-        stats = ppo_update(network, optimizer, batch, config)
+        stats = (imitation_update if imitating else ppo_update)(network, optimizer, batch, config)
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started
@@ -376,7 +419,7 @@ def train(config: Config) -> dict[str, Any]:
         if episode_count:
             writer.add_scalar("episodes/league_win_rate", episode_wins / episode_count, steps_done)
             episode_wins, episode_count = 0, 0
-        if update % config.snapshot_every == 0:
+        if update % config.snapshot_every == 0 or (imitating and steps_done >= config.imitate_steps):
             league.add_snapshot(network)
         if config.eval_every and update % config.eval_every == 0:
             evaluation = log_evaluation(network, config, writer, steps_done, update, bar, history)

@@ -1,0 +1,42 @@
+"""Ship a trained policy with the package: `python -m train.ship runs/classic-2p/policy.pt`.
+
+Writes `agents/policies/<variant>-<players>p.pt` (weights in float16, to keep the package small), which
+`PolicyAgent.shipped(variant)` and the agent name `ppo:<variant>` load. The policy file's `trained` record
+(steps, minutes, the training command) goes with it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import torch
+
+from agents.policy import SHIPPED_DIR, load_policy_file
+
+
+def ship(source: str | Path, directory: Path = SHIPPED_DIR) -> Path:
+    """Copy a policy file into the shipped policies, its weights in float16; returns the new path."""
+    data = load_policy_file(source)
+    data["state_dict"] = {k: v.half() if v.is_floating_point() else v for k, v in data["state_dict"].items()}
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / f"{data['variant']}-{data['num_players']}p.pt"
+    torch.save(data, target)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m train.ship PATH/policy.pt", file=sys.stderr)
+        return 2
+    try:
+        print(f"shipped {ship(args[0])}")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
