@@ -170,3 +170,32 @@ def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_p
     obs, masks = venv.reset(seed=5)
     same = PolicyAgent(shipped).act(obs, masks) == PolicyAgent(out / "policy.pt").act(obs, masks)
     assert same.mean() > 0.9  # float16 weights may flip a near tie, no more
+
+
+def test_imitation_learns_the_teachers_actions(tmp_path):
+    from train import native_ppo
+
+    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+        *TINY_NATIVE, "--imitate", "greedy", "--observation", "minimal", "--imitate-steps", "40960",
+        "--total-steps", "40960", "--minibatch-size", "512", "--eval-every", "0", "--out", str(tmp_path),
+    ])  # fmt: skip
+    native_ppo.train(config)
+    learner = PolicyAgent(tmp_path / "policy.pt")
+    untrained = PolicyAgent(PolicyNetwork("minimal", 2, (32,)))
+    teacher = make_agent("greedy", seed=3)
+    venv = UnoVectorEnv("classic", 2, 512, learner_seats="all", observation="minimal")
+    obs, masks = venv.reset(seed=11)
+    for agent in (teacher, learner, untrained):
+        agent.bind(venv.spec, venv.rules)
+    choices = masks.sum(1) > 1  # decisions with a choice
+    wanted = teacher.act(obs, masks)[choices]
+    learned = (learner.act(obs, masks)[choices] == wanted).mean()
+    chance = (untrained.act(obs, masks)[choices] == wanted).mean()
+    assert learned > chance + 0.2, (learned, chance)
+
+
+def test_imitation_needs_the_teachers_observation_level(tmp_path):
+    from train import native_ppo
+
+    with pytest.raises(ValueError, match="needs --observation knowledge"):
+        native_ppo.Config(imitate="counter", observation="minimal", out=tmp_path).validate()
