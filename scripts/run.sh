@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/uno-train --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --eval-every 20 \
+.venv/bin/uno-train --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --imitate counter --eval-every 20 \
   --out runs/quickstart
 .venv/bin/uno-arena --agents ppo:runs/quickstart/policy.pt counter greedy naive random --variant classic \
   --players 2 --games 20000 "$@"
