@@ -449,21 +449,18 @@ def plot(
 ) -> None:
     """PNG: left, win rate per agent with its 95% CI and the fair share (dashed); right, if a matrix is
     given, the pairwise win-share heatmap (row beat column) with the numbers in the cells."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure  # no pyplot: no backend switch, no global state (inline plots survive)
 
     k = len(summaries)
     has_matrix = matrix is not None and names is not None and len(names) > 0
     n = len(names) if has_matrix else 0
     height = max(4.0, 0.6 * max(k, n) + 2.5)
-    fig, axes = plt.subplots(
+    fig = Figure(figsize=(7 + (0.6 * n + 3.5 if has_matrix else 0), height), layout="constrained")
+    axes = fig.subplots(
         1,
         2 if has_matrix else 1,
-        figsize=(7 + (0.6 * n + 3.5 if has_matrix else 0), height),
         squeeze=False,
-        layout="constrained",
     )
     ax = axes[0, 0]
     y = np.arange(k)[::-1]  # best (first) at the top
@@ -487,7 +484,7 @@ def plot(
     if has_matrix:
         ax = axes[0, 1]
         m = np.asarray(matrix, dtype=float)
-        cmap = plt.get_cmap("RdBu").with_extremes(bad="0.85")
+        cmap = colormaps["RdBu"].with_extremes(bad="0.85")
         im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0, vmax=1)
         ax.set_xticks(range(n), names, rotation=45, ha="right")
         ax.set_yticks(range(n), names)
@@ -504,4 +501,3 @@ def plot(
     if title:
         fig.suptitle(title)
     fig.savefig(path, dpi=120)
-    plt.close(fig)

@@ -440,12 +440,10 @@ def train(config: Config) -> dict[str, Any]:
 
 def plot_learning_curve(history: list[tuple[int, str, float, float, float]], path: Path) -> None:
     """Evaluation win rates (with their 95% intervals) against training steps, one line per baseline."""
-    import matplotlib
+    from matplotlib.figure import Figure  # no pyplot: no backend switch (inline plots in notebooks survive)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(7, 4))
+    figure = Figure(figsize=(7, 4))
+    axes = figure.subplots()
     for name in dict.fromkeys(entry[1] for entry in history):
         rows = np.array([(s, r, lo, hi) for s, n, r, lo, hi in history if n == name])
         axes.plot(rows[:, 0], rows[:, 1], marker="o", label=f"vs {name}")
@@ -455,7 +453,6 @@ def plot_learning_curve(history: list[tuple[int, str, float, float, float]], pat
     axes.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=100)
-    plt.close(figure)
 
 
 def log_evaluation(network, config: Config, writer, steps: int, update: int, bar, history: list) -> dict:
