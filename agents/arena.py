@@ -37,7 +37,16 @@ from uno_env.game import IllegalActionError
 from uno_env.vector import RESULT_DTYPE, illegal_flags, observe_deciders, settle
 
 from .base import bind
-from .ratings import GameRecord, format_table, pairwise_win_matrix, plot, summarize, write_csv, write_json
+from .ratings import (
+    GameRecord,
+    format_table,
+    pairwise_win_matrix,
+    plot,
+    summarize,
+    wilson_interval,
+    write_csv,
+    write_json,
+)
 
 
 def _factories() -> dict[str, Any]:
@@ -203,6 +212,20 @@ def play_games(
                 load(ended)
     bar.close()
     return [r for r in records if r is not None]
+
+
+def win_rate_against(
+    agent: Any, baseline: str, variant: str, num_players: int, *, games: int, seed: int, baseline_seed: int,
+    **rule_options: Any,
+) -> tuple[float, float, float]:
+    """Win rate and its 95% Wilson interval of `agent` in one seat against `baseline` in every other seat
+    (paired games, seats rotated): how the trainers evaluate a policy."""
+    agents = {"learner": agent, baseline: make_agent(baseline, seed=baseline_seed)}
+    lineup = ["learner"] + [baseline] * (num_players - 1)
+    records = play_games(agents, lineup, variant, games=games, seed=seed, **rule_options)
+    wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
+    low, high = wilson_interval(wins, len(records))
+    return wins / len(records), low, high
 
 
 def _progress(total: int, enabled: bool):

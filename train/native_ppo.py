@@ -38,10 +38,9 @@ import tyro
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.arena import make_agent, parse_option, play_games
+from agents.arena import make_agent, parse_option, win_rate_against
 from agents.base import bind
 from agents.policy import PolicyAgent, PolicyNetwork
-from agents.ratings import wilson_interval
 from uno_env import PRESETS
 from uno_env.vector import UnoVectorEnv
 
@@ -212,17 +211,11 @@ class League:
 def evaluate(network: PolicyNetwork, config: Config, seed: int) -> dict[str, tuple[float, float, float]]:
     """Win rate and 95% interval of the greedy policy against each `eval_against` baseline (paired games)."""
     learner = PolicyAgent(copy.deepcopy(network).cpu().eval(), name="learner")
-    results = {}
-    for name in config.eval_against:
-        agents = {"learner": learner, name: make_agent(name, seed=seed)}
-        lineup = ["learner"] + [name] * (config.players - 1)
-        records = play_games(
-            agents, lineup, config.variant, games=config.eval_games, seed=seed, **config.rule_options
-        )
-        wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
-        low, high = wilson_interval(wins, len(records))
-        results[name] = (wins / len(records), low, high)
-    return results
+    return {
+        name: win_rate_against(learner, name, config.variant, config.players, games=config.eval_games, seed=seed,
+                               baseline_seed=seed, **config.rule_options)  # fmt: skip
+        for name in config.eval_against
+    }
 
 
 def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:

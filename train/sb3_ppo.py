@@ -28,8 +28,7 @@ import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from agents.arena import make_agent, parse_option, play_games
-from agents.ratings import wilson_interval
+from agents.arena import make_agent, parse_option, win_rate_against
 from agents.sb3_agent import SB3Agent
 from uno_env import PRESETS
 from uno_env.wrappers import UnoSB3VecEnv
@@ -131,17 +130,15 @@ class LeagueCallback(BaseCallback):
         config = self.config
         learner = SB3Agent(self.model, config.observation, config.players)
         for i, name in enumerate(config.eval_against):
-            agents = {"learner": learner, name: make_agent(name, seed=config.seed + 100 + i)}
-            lineup = ["learner"] + [name] * (config.players - 1)
-            records = play_games(agents, lineup, config.variant, games=config.eval_games,
-                                 seed=10**6 + self.num_timesteps, **config.rule_options)  # fmt: skip
-            wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
-            low, high = wilson_interval(wins, len(records))
-            self.results[name] = (wins / len(records), low, high)
-            self.logger.record(f"eval/win_rate_vs_{name}", wins / len(records))
+            rate, low, high = win_rate_against(
+                learner, name, config.variant, config.players, games=config.eval_games,
+                seed=10**6 + self.num_timesteps, baseline_seed=config.seed + 100 + i, **config.rule_options,
+            )  # fmt: skip
+            self.results[name] = (rate, low, high)
+            self.logger.record(f"eval/win_rate_vs_{name}", rate)
             self.logger.record(f"eval/win_rate_vs_{name}_low", low)
             self.logger.record(f"eval/win_rate_vs_{name}_high", high)
-            print(f"{self.num_timesteps} steps: vs {name} {wins / len(records):.3f} [{low:.3f}, {high:.3f}]")
+            print(f"{self.num_timesteps} steps: vs {name} {rate:.3f} [{low:.3f}, {high:.3f}]")
         return self.results
 
 
