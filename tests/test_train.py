@@ -61,6 +61,27 @@ def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
     assert not torch.equal(after["network"]["policy_head.weight"], before["network"]["policy_head.weight"])
 
 
+def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
+    """The privileged critic is a network of its own that reads seer rows; the policy file holds only the policy."""
+    from train import native_ppo
+
+    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+        *TINY_NATIVE, "--critic", "seer", "--imitate", "counter", "--imitate-steps", "512", "--total-steps", "1024",
+        "--out", str(tmp_path / "a"),
+    ])  # fmt: skip
+    assert native_ppo.train(config)["steps"] == 1024
+    state = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=False)
+    seer_size = O.observation_size("seer", 2)
+    assert state["critic"]["trunk.0.weight"].shape == (32, seer_size)
+    assert state["network"]["trunk.0.weight"].shape == (32, O.observation_size("knowledge", 2))
+    assert load_policy_file(tmp_path / "a" / "policy.pt")["observation_size"] == O.observation_size("knowledge", 2)
+    summary = native_ppo.train(native_ppo.Config(resume=tmp_path / "a" / "checkpoint.pt", total_steps=2048,
+                                                 out=tmp_path / "b", progress=False))  # fmt: skip
+    assert summary["steps"] == 2048
+    after = torch.load(tmp_path / "b" / "checkpoint.pt", weights_only=False)
+    assert not torch.equal(after["critic"]["value_head.weight"], state["critic"]["value_head.weight"])
+
+
 def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
     from train import native_ppo
 
@@ -70,6 +91,8 @@ def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
     assert "unknown agent 'wizard'" in capsys.readouterr().err
     assert native_ppo.main(["--league", "counter:x", "--out", str(tmp_path)]) == 2
     assert "NAME:SHARE" in capsys.readouterr().err
+    assert native_ppo.main(["--critic", "oracle", "--out", str(tmp_path)]) == 2
+    assert "critic must be own or seer" in capsys.readouterr().err
 
 
 def test_gae_matches_a_hand_computation():

@@ -469,6 +469,24 @@ def test_one_opponent_plays_every_other_seat():
     assert agent.seen == {0, 1, 3}
 
 
+def test_observe_gives_the_deciding_seats_rows_at_another_level():
+    """`observe("seer")` on a knowledge env is what a seer env shows on the same games (a privileged critic's view)."""
+    knowing = UnoVectorEnv("unocorns", 3, 64, learner_seats=[0], opponents=RandomAgent(5), observation="knowledge")
+    seeing = UnoVectorEnv("unocorns", 3, 64, learner_seats=[0], opponents=RandomAgent(5), observation="seer")
+    rng = np.random.default_rng(2)
+    _, masks = knowing.reset(seed=11)
+    seen, _ = seeing.reset(seed=11)
+    for _ in range(60):
+        rows = knowing.observe("seer")
+        np.testing.assert_array_equal(rows, seen)
+        assert (O.unflatten(rows, "seer", 3)["hands"].sum(axis=(1, 2)) > 0).all()  # every hand shown
+        actions = random_legal(rng, masks, eager=True)
+        _, masks, *_ = knowing.step(actions)
+        seen, *_ = seeing.step(actions)
+    with pytest.raises(ValueError, match="minimal, knowledge, seer"):
+        knowing.observe("oracle")
+
+
 @pytest.mark.parametrize("seats", [[2], [-1], [], "first", [0.5], 5, [0, 7], None, 1.5])
 def test_bad_learner_seats_are_refused(seats):
     with pytest.raises(ValueError, match="learner_seats"):

@@ -76,8 +76,9 @@ class Config:
     """Passes over each rollout."""
     minibatch_size: int = 8192
     """Samples per gradient step."""
-    learning_rate: float = 5e-4
-    """Adam's step size, annealed linearly to 10% over the budget."""
+    learning_rate: float = 2e-3
+    """Adam's step size, annealed linearly to 10% over the budget. 2e-3 learned about 3x faster than 5e-4 in
+    classic 2-player runs (52% against counter after 17M decisions, where 5e-4 needed 47M)."""
     gamma: float = 0.995
     """Discount per decision."""
     gae_lambda: float = 0.95
@@ -92,6 +93,10 @@ class Config:
     """Gradient norm clip."""
     hidden: tuple[int, ...] = (128, 128)
     """Widths of the MLP trunk's layers."""
+    critic: str = "own"
+    """The value function: `own` (the policy network's value head, reading the policy's observation) or `seer`
+    (a separate network of the same widths that reads `seer` observations, every hand: a privileged critic,
+    used in training only, whose sharper values lower the variance of the advantages)."""
     snapshot_every: int = 10
     """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
     league_size: int = 20
@@ -146,6 +151,8 @@ class Config:
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
+        if self.critic not in ("own", "seer"):
+            raise ValueError(f"critic must be own or seer, got {self.critic!r}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden needs at least one layer width >= 1, got {self.hidden!r}")
         if self.num_envs < len(self.league):
@@ -192,6 +199,12 @@ class League:
         parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in enumerate(self.groups)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
+    def critic_observations(self) -> np.ndarray | None:
+        """The learner's decisions seen whole (`seer`), for a privileged critic; None with the own critic."""
+        if self.config.critic == "own":
+            return None
+        return np.concatenate([venv.observe("seer") for _, venv, _ in self.groups])
+
     def step(self, actions: np.ndarray):
         """Step every group; returns obs, masks, learner rewards, done, winners (-1: none) of ended games."""
         obs, masks, rewards, done, won = [], [], [], [], []
@@ -218,7 +231,15 @@ def evaluate(network: PolicyNetwork, config: Config, seed: int) -> dict[str, tup
     }
 
 
-def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+def forward(network, critic, obs, masks, critic_obs) -> tuple[torch.Tensor, torch.Tensor]:
+    """Masked logits from the policy network, values from the critic (the same network with the own critic)."""
+    logits, values = network(obs, masks)
+    if critic is not network:
+        _, values = critic(critic_obs, masks)
+    return logits, values
+
+
+def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
     """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses."""
     n = batch["actions"].shape[0]
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
@@ -227,7 +248,7 @@ def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Confi
         order = torch.randperm(n, device=batch["actions"].device)
         for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
             idx = order[start : start + config.minibatch_size]
-            logits, values = network(batch["obs"][idx], batch["masks"][idx])
+            logits, values = forward(network, critic, batch["obs"][idx], batch["masks"][idx], batch["critic_obs"][idx])
             log_probs = torch.log_softmax(logits, -1)
             new_logp = log_probs.gather(1, batch["actions"][idx, None]).squeeze(1)
             probs = log_probs.exp()
@@ -242,7 +263,7 @@ def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Confi
             loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+            torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
                 stats["policy_loss"] += policy_loss.item()
@@ -254,7 +275,7 @@ def ppo_update(network, optimizer, batch: dict[str, torch.Tensor], config: Confi
     return {k: v / max(steps, 1) for k, v in stats.items()}
 
 
-def imitation_update(network, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
     """One pass of cross-entropy on the teacher's actions plus the value loss, over shuffled minibatches."""
     n = batch["actions"].shape[0]
     stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0}
@@ -262,18 +283,23 @@ def imitation_update(network, optimizer, batch: dict[str, torch.Tensor], config:
     steps = 0
     for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
         idx = order[start : start + config.minibatch_size]
-        logits, values = network(batch["obs"][idx], batch["masks"][idx])
+        logits, values = forward(network, critic, batch["obs"][idx], batch["masks"][idx], batch["critic_obs"][idx])
         imitation_loss = torch.nn.functional.cross_entropy(logits, batch["actions"][idx])
         value_loss = 0.5 * (values - batch["returns"][idx]).pow(2).mean()
         optimizer.zero_grad(set_to_none=True)
         (imitation_loss + config.value_coef * value_loss).backward()
-        torch.nn.utils.clip_grad_norm_(network.parameters(), config.max_grad_norm)
+        torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
         optimizer.step()
         stats["imitation_loss"] += imitation_loss.item()
         stats["imitation_accuracy"] += (logits.argmax(-1) == batch["actions"][idx]).float().mean().item()
         stats["value_loss"] += value_loss.item()
         steps += 1
     return {k: v / max(steps, 1) for k, v in stats.items()}
+
+
+def parameters(network, critic) -> list[torch.nn.Parameter]:
+    """The trained parameters: the policy network's, and the critic's when it is a network of its own."""
+    return list(network.parameters()) + (list(critic.parameters()) if critic is not network else [])
 
 
 def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.Tensor:
@@ -304,10 +330,13 @@ def train(config: Config) -> dict[str, Any]:
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     network = PolicyNetwork(config.observation, config.players, config.hidden).to(device)
-    optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
+    critic = network if config.critic == "own" else PolicyNetwork("seer", config.players, config.hidden).to(device)
+    optimizer = torch.optim.Adam(parameters(network, critic), lr=config.learning_rate, eps=1e-5)
     update, steps_done, minutes_done = 0, 0, 0.0
     if state is not None:
         network.load_state_dict(state["network"])
+        if critic is not network:
+            critic.load_state_dict(state["critic"])
         optimizer.load_state_dict(state["optimizer"])
         update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
         rng = np.random.default_rng([config.seed, update])
@@ -326,9 +355,12 @@ def train(config: Config) -> dict[str, Any]:
     writer = SummaryWriter(out / "tensorboard")
     b, t_len = config.num_envs, config.rollout_steps
     obs_np, masks_np = league.reset(seed=config.seed * 10**9 + update * b)
+    critic_obs_np = league.critic_observations()
     buffers = {
         "obs": torch.zeros((t_len, b, obs_np.shape[1]), dtype=torch.int8, device=device),
         "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
+        "critic_obs": torch.zeros((t_len, b, 0 if critic_obs_np is None else critic_obs_np.shape[1]),
+                                  dtype=torch.int8, device=device),  # fmt: skip
         "actions": torch.zeros((t_len, b), dtype=torch.long, device=device),
         "logp": torch.zeros((t_len, b), device=device),
         "values": torch.zeros((t_len, b), device=device),
@@ -348,7 +380,8 @@ def train(config: Config) -> dict[str, Any]:
     def save(path: Path) -> None:
         torch.save({
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
-            "network": network.state_dict(), "optimizer": optimizer.state_dict(), "update": update,
+            "network": network.state_dict(), "critic": critic.state_dict(), "optimizer": optimizer.state_dict(),
+            "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
             "snapshots": league.snapshots, "history": history,
         }, path)  # fmt: skip
@@ -366,11 +399,13 @@ def train(config: Config) -> dict[str, Any]:
         imitating = teacher is not None and steps_done < config.imitate_steps
         rollout_started = time.perf_counter()
         network.eval()
+        critic.eval()
         for t in range(t_len):
             obs = torch.from_numpy(obs_np).to(device)
             masks = torch.from_numpy(masks_np).to(device).bool()
+            critic_obs = None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device)
             with torch.inference_mode():
-                logits, values = network(obs, masks)
+                logits, values = forward(network, critic, obs, masks, critic_obs)
                 # Gumbel-max: one sample per row of the masked categorical
                 noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(1e-20, 1.0)))
                 actions = (logits + noise).argmax(-1)
@@ -378,8 +413,11 @@ def train(config: Config) -> dict[str, Any]:
                     actions = torch.from_numpy(teacher.act(obs_np, masks_np)).to(device)
                 logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
             buffers["obs"][t], buffers["masks"][t] = obs, masks
+            if critic_obs is not None:
+                buffers["critic_obs"][t] = critic_obs
             buffers["actions"][t], buffers["logp"][t], buffers["values"][t] = actions, logp, values
             obs_np, masks_np, rewards, dones, winners = league.step(actions.cpu().numpy())
+            critic_obs_np = league.critic_observations()
             buffers["rewards"][t] = torch.from_numpy(rewards).to(device, torch.float32)
             buffers["dones"][t] = torch.from_numpy(dones).to(device, torch.float32)
             ended = winners > -2
@@ -389,16 +427,21 @@ def train(config: Config) -> dict[str, Any]:
 
         update_started = time.perf_counter()
         with torch.inference_mode():
-            _, last_values = network(torch.from_numpy(obs_np).to(device), torch.from_numpy(masks_np).to(device).bool())
+            _, last_values = forward(
+                network, critic, torch.from_numpy(obs_np).to(device), torch.from_numpy(masks_np).to(device).bool(),
+                None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device),
+            )  # fmt: skip
         advantages = gae(buffers["rewards"], buffers["values"], buffers["dones"], last_values,
                          config.gamma, config.gae_lambda)  # fmt: skip
         batch = {
             "obs": buffers["obs"].reshape(t_len * b, -1), "masks": buffers["masks"].reshape(t_len * b, -1),
+            "critic_obs": buffers["critic_obs"].reshape(t_len * b, -1),
             "actions": buffers["actions"].reshape(-1), "logp": buffers["logp"].reshape(-1),
             "advantages": advantages.reshape(-1), "returns": (advantages + buffers["values"]).reshape(-1),
         }  # fmt: skip
         network.train()
-        stats = (imitation_update if imitating else ppo_update)(network, optimizer, batch, config)
+        critic.train()
+        stats = (imitation_update if imitating else ppo_update)(network, critic, optimizer, batch, config)
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started

@@ -322,6 +322,17 @@ class UnoVectorEnv:
         observe_deciders(self._s, self._cfg, self._all, spec.index, spec.offsets, self.obs, self.masks, self.seats)
         np.copyto(self._legal, self.masks)  # what step() checks actions against, safe from callers' writes
 
+    def observe(self, level: str) -> np.ndarray:
+        """The deciding seats' observations at another level, rows as in `obs` (a new array).
+
+        For training only: `seer` rows show every hand, which is what a privileged critic (a value function
+        that sees the whole game while the policy sees its own observation) learns from."""
+        spec = O.ObservationSpec(level, self.num_players)  # a clear error for an unknown level
+        obs = np.empty((self.num_envs, spec.size), np.int8)
+        masks = np.empty((self.num_envs, A.NUM_ACTIONS), np.int8)
+        observe_deciders(self._s, self._cfg, self._all, spec.index, spec.offsets, obs, masks, self.seats.copy())
+        return obs
+
     def _info(self) -> dict[str, Any]:
         ended = self._ended > 0
         return {
