@@ -16,7 +16,8 @@ policy head of 77 logits and a value head. Illegal actions get a logit of -1e9, 
 
 **A policy file** is `torch.save` of a plain dict (loadable with `weights_only=True`): `format`, `variant`,
 `num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `rule_options`,
-`state_dict` and `trained` (how it was made: steps, minutes, command).
+`state_dict` and `trained` (how it was made: steps, minutes, and `commands`, the training command and
+each resume's).
 """
 
 from __future__ import annotations

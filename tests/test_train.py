@@ -59,6 +59,8 @@ def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
     after = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
     assert tuple(after["config"]["hidden"]) == (32,)  # the checkpoint's settings, not the defaults
     assert not torch.equal(after["network"]["policy_head.weight"], before["network"]["policy_head.weight"])
+    commands = load_policy_file(tmp_path / "policy.pt")["trained"]["commands"]
+    assert len(commands) == 2 and commands == [*before["commands"], commands[-1]]  # the first command and the resume
 
 
 def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):

@@ -376,6 +376,9 @@ def train(config: Config) -> dict[str, Any]:
     train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
     evaluation: dict[str, tuple[float, float, float]] = {}
     history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []
+    # every command of the run, the first one and each resume, so that its policy file says how to remake it
+    command = "python -m train.native_ppo " + " ".join(sys.argv[1:])
+    commands = [*(state.get("commands", []) if state is not None else []), command]
 
     def save(path: Path) -> None:
         torch.save({
@@ -383,12 +386,12 @@ def train(config: Config) -> dict[str, Any]:
             "network": network.state_dict(), "critic": critic.state_dict(), "optimizer": optimizer.state_dict(),
             "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
-            "snapshots": league.snapshots, "history": history,
+            "snapshots": league.snapshots, "history": history, "commands": commands,
         }, path)  # fmt: skip
         policy = network.to_file_dict(
             config.variant, config.rule_options, steps=steps_done, updates=update,
             minutes=round(minutes_done + (time.perf_counter() - started) / 60, 2),
-            command="python -m train.native_ppo " + " ".join(sys.argv[1:]),
+            commands=commands,
         )  # fmt: skip
         torch.save(policy, out / "policy.pt")
 

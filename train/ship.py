@@ -2,7 +2,7 @@
 
 Writes `agents/policies/<variant>-<players>p.pt` (weights in float16, to keep the package small), which
 `PolicyAgent.shipped(variant)` and the agent name `ppo:<variant>` load. The policy file's `trained` record
-(steps, minutes, the training command) goes with it.
+(steps, minutes, the training commands) goes with it.
 """
 
 from __future__ import annotations
