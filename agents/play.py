@@ -138,10 +138,9 @@ class TerminalGame:
         d = self.game.describe()
         f = self.human_fields()
         n = self.game.num_players
-        rounds = int(self.game.batch.state.rounds[0])
         title = f"{self.game.rules.preset}, {n} players"
         if self.game.batch.episode == "match":
-            title += f", round {rounds + 1}, match to {self.game.rules.target_score}"
+            title += f", round {d['rounds'] + 1}, match to {self.game.rules.target_score}"
         self.console.print(Rule(title))
         arrow = "left (seat + 1)" if d["direction"] == 1 else "right (seat - 1)"
         line = Text.assemble("top ", self.card(d["top"]), "  colour ", self.colour(d["color"]),
@@ -362,16 +361,10 @@ class TerminalGame:
     def sort_key(self, code: str) -> int:
         return C.parse_card(code, self.colors)
 
-    def snapshot(self) -> dict[str, Any]:
-        d = self.game.describe()
-        d["rounds"] = int(self.game.batch.state.rounds[0])
-        return d
-
     # ------------------------------------------------------------------ rounds and the end
     def announce_round(self) -> None:
         d = self.game.describe()
-        rounds = int(self.game.batch.state.rounds[0])
-        self.say(Text(f"Round {rounds + 1}: ", style="bold"), f"{self.who(d['dealer'])} deal",
+        self.say(Text(f"Round {d['rounds'] + 1}: ", style="bold"), f"{self.who(d['dealer'])} deal",
                  "" if d["dealer"] == self.human else "s", "; the first card is ", self.card(d["top"]),
                  ".")  # fmt: skip
 
@@ -436,14 +429,14 @@ class TerminalGame:
 
     def apply(self, seat: int, action: int) -> bool:
         """Step the engine by one decision and tell what happened; False if an agent chose an illegal action."""
-        before = self.snapshot()
+        before = self.game.describe()
         phase = A.PHASE_NAMES.index(before["phase"])
         try:
             status = self.game.batch.step_game(0, action).copy()
         except IllegalActionError as error:
             self.say(Text(f"{self.who(seat)} chose an illegal action: {error}", style="bold red"))
             return False
-        after = self.snapshot()
+        after = self.game.describe()
         self.narrate(seat, action, phase, before, after)
         if after["rounds"] > before["rounds"]:
             self.end_of_round(status, before, after)

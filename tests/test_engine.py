@@ -113,3 +113,28 @@ def test_validator_catches_a_broken_state(corrupt, message):
     corrupt(game.batch.state[0])
     with pytest.raises(AssertionError, match=message):
         game.check()
+
+
+def test_copies_are_independent_games():
+    """`Game.copy()` / `GameBatch.copy()`: a search can try actions on a copy and leave the game as it was."""
+    game = Game("unocorns", 3, seed=4)
+    for _ in range(5):
+        game.step(game.legal_action_ids()[0])
+    before = game.describe()
+    trial = game.copy()
+    assert trial.describe() == before
+    while not trial.done:
+        trial.step(trial.legal_action_ids()[-1])
+    trial.check()
+    assert game.describe() == before and not game.done
+    game.check()
+    batch = GameBatch("classic", 2, 8)
+    batch.reset(3)
+    copied = batch.copy()
+    copied.play_random(50)
+    assert [batch.describe(g) for g in range(8)] != [copied.describe(g) for g in range(8)]
+    fresh = GameBatch("classic", 2, 8)
+    fresh.reset(3)
+    assert [batch.describe(g) for g in range(8)] == [fresh.describe(g) for g in range(8)]
+    assert (batch.episode_seeds == fresh.episode_seeds).all() and (copied.episode_seeds != fresh.episode_seeds).any()
+

@@ -596,6 +596,7 @@ def test_match_below_target_deals_next_round_to_the_left():
     assert d["truncated"] is False
     assert d["winners"] == []
     assert d["scores"] == [12, 30, 0]
+    assert (d["rounds"], d["round_winner"], d["round_points"]) == (1, 0, 12)  # B7 + B3 + Y2
     assert d["dealer"] == 0
     assert [len(h) for h in d["hands"]] == [7, 7, 7]
     assert d["foreheads"] == [[], [], []]
@@ -622,7 +623,7 @@ def test_match_plays_on_until_target_with_rotating_dealer_and_carried_scores():
     n, target = 3, 150
     g = new_game("classic", [["R5"], ["B7", "B3"], ["Y2"]], episode="match", target_score=target, dealer=2)
     play(g, "play R5")
-    rounds = lambda: int(g.batch.state.rounds[0])  # noqa: E731
+    rounds = lambda: g.describe()["rounds"]  # noqa: E731
     assert rounds() == 1
     dealers = [2, g.describe()["dealer"]]
     last_scores = g.scores
@@ -635,8 +636,9 @@ def test_match_plays_on_until_target_with_rotating_dealer_and_carried_scores():
         d = g.describe()
         if rounds() != before:
             # a round ended: only its winner gained, and scores carry over
-            assert all(d["scores"][p] == last_scores[p] for p in range(n) if p != int(g.batch.state.round_winner[0]))
-            assert d["scores"][int(g.batch.state.round_winner[0])] >= last_scores[int(g.batch.state.round_winner[0])]
+            winner = d["round_winner"]
+            assert all(d["scores"][p] == last_scores[p] for p in range(n) if p != winner)
+            assert d["scores"][winner] == last_scores[winner] + d["round_points"]
             if not d["done"]:
                 dealers.append(d["dealer"])
                 assert [len(h) for h in d["hands"]] == [7, 7, 7]

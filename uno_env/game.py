@@ -19,6 +19,7 @@ Cards of the deck not placed go below the placed ones in seeded random order.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -326,8 +327,19 @@ class GameBatch:
     def _raise_invariant(self, g: int, code: int) -> None:
         raise AssertionError(f"game {g}: {INVARIANT_MESSAGES[code]}: {self.describe(g)}")
 
+    def copy(self) -> GameBatch:
+        """An independent copy of every game (states and seeds): for search, stepping it leaves this batch as it
+        was. Rules and config are shared; they never change."""
+        other = copy.copy(self)
+        other.state = self.state.copy()
+        other.state_array = other.state.view(np.ndarray)
+        other.masks, other.status = self.masks.copy(), self.status.copy()
+        other.episode_seeds = self.episode_seeds.copy()
+        return other
+
     def describe(self, g: int) -> dict[str, Any]:
-        """Game g as plain Python values; equal games give equal descriptions."""
+        """Game g as plain Python values; equal games give equal descriptions. `rounds` counts the finished
+        rounds of the episode; `round_winner` (-1 before the first) and `round_points` describe the last."""
         st = self.state[g]
         n = self.num_players
         hands = [[self.codes[k] for k in range(C.NUM_KINDS) for _ in range(int(st.hand[p, k]))] for p in range(n)]
@@ -345,6 +357,9 @@ class GameBatch:
             "phase": A.PHASE_NAMES[st.phase] if 0 <= st.phase < len(A.PHASE_NAMES) else f"unknown {st.phase}",
             "pile": int(st.draw_len),
             "scores": [int(x) for x in st.scores[:n]],
+            "rounds": int(st.rounds),
+            "round_winner": int(st.round_winner),
+            "round_points": int(st.round_points),
             "dealer": int(st.dealer),
             "discard": int(st.discard_len),
             "pending_draw": int(st.pending_draw),
@@ -397,6 +412,12 @@ class Game:
 
     def describe(self) -> dict[str, Any]:
         return self.batch.describe(0)
+
+    def copy(self) -> Game:
+        """An independent copy of this game (for search: try actions on the copy)."""
+        other = copy.copy(self)
+        other.batch = self.batch.copy()
+        return other
 
     def check(self) -> None:
         self.batch.check(0)
