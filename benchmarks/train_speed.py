@@ -1,6 +1,7 @@
 """Training speed: the native PPO's environment steps per second against SB3 MaskablePPO's, in the same run.
 
     python benchmarks/train_speed.py                   # classic, 2 players, greedy opponents, 5 repeats
+    python benchmarks/train_speed.py --native-threads 2  # the native trainer with two torch threads
 
 Both train against the same opponent (`greedy`) on the same variant, each with its own script's defaults
 (native: 2048 games x 32 decisions per update, 2 epochs, a 128x128 network; SB3: 256 games x 64, 4 epochs,
@@ -23,6 +24,7 @@ def native_rate(args, out: Path) -> float:
     config = native_ppo.Config(
         variant=args.variant, players=args.players, league=(f"{args.opponent}:1",), total_steps=args.native_steps,
         eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False,
+        **({} if args.native_threads is None else {"threads": args.native_threads}),
     )  # fmt: skip
     return native_ppo.train(config)["steps_per_second"]
 
@@ -52,6 +54,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--native-steps", type=int, default=2048 * 32 * 8)
     parser.add_argument("--sb3-steps", type=int, default=256 * 64 * 4)
+    parser.add_argument("--native-threads", type=int, default=None, help="torch threads (default: the trainer's)")
     args = parser.parse_args()
     native, sb3 = [], []
     with tempfile.TemporaryDirectory() as tmp:
