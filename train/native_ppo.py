@@ -383,8 +383,8 @@ def train(config: Config) -> dict[str, Any]:
     def save(path: Path) -> None:
         torch.save({
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
-            "network": network.state_dict(), "critic": critic.state_dict(), "optimizer": optimizer.state_dict(),
-            "update": update,
+            "network": network.state_dict(), "critic": critic.state_dict() if critic is not network else None,
+            "optimizer": optimizer.state_dict(), "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
             "snapshots": league.snapshots, "history": history, "commands": commands,
         }, path)  # fmt: skip

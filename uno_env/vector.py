@@ -198,6 +198,9 @@ class UnoVectorEnv:
         self._final_obs = np.zeros((b, self.observation_size), np.int8)
         self._flags = np.zeros(b, np.int8)
         self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
+        self._observe_specs: dict[str, O.ObservationSpec] = {}  # levels read by observe(), built once each
+        self._observe_masks = np.zeros((b, A.NUM_ACTIONS), np.int8)  # observe()'s scratch: masks and seats
+        self._observe_seats = np.zeros(b, np.int64)
         self.set_opponents(opponents)
 
     def set_opponents(self, opponents) -> None:
@@ -327,10 +330,13 @@ class UnoVectorEnv:
 
         For training only: `seer` rows show every hand, which is what a privileged critic (a value function
         that sees the whole game while the policy sees its own observation) learns from."""
-        spec = O.ObservationSpec(level, self.num_players)  # a clear error for an unknown level
+        if level not in self._observe_specs:
+            self._observe_specs[level] = O.ObservationSpec(level, self.num_players)  # a clear error for a bad level
+        spec = self._observe_specs[level]
         obs = np.empty((self.num_envs, spec.size), np.int8)
-        masks = np.empty((self.num_envs, A.NUM_ACTIONS), np.int8)
-        observe_deciders(self._s, self._cfg, self._all, spec.index, spec.offsets, obs, masks, self.seats.copy())
+        observe_deciders(
+            self._s, self._cfg, self._all, spec.index, spec.offsets, obs, self._observe_masks, self._observe_seats
+        )
         return obs
 
     def _info(self) -> dict[str, Any]:
