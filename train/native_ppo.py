@@ -239,27 +239,36 @@ def forward(network, critic, obs, masks, critic_obs) -> tuple[torch.Tensor, torc
     return logits, values
 
 
+def minibatches(batch: dict[str, torch.Tensor], size: int):
+    """One shuffled pass over `batch` in minibatches of `size` rows (a remainder smaller than that is left out).
+
+    Rows are gathered with `index_select`: advanced indexing of the int8 observations is ~8x slower on CPU."""
+    n = batch["actions"].shape[0]
+    order = torch.randperm(n, device=batch["actions"].device)
+    for start in range(0, n - size + 1, size):
+        idx = order[start : start + size]
+        yield {key: value.index_select(0, idx) for key, value in batch.items()}
+
+
 def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
     """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses."""
-    n = batch["actions"].shape[0]
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
     steps = 0
     for _ in range(config.epochs):
-        order = torch.randperm(n, device=batch["actions"].device)
-        for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
-            idx = order[start : start + config.minibatch_size]
-            logits, values = forward(network, critic, batch["obs"][idx], batch["masks"][idx], batch["critic_obs"][idx])
+        for mb in minibatches(batch, config.minibatch_size):
+            logits, values = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
             log_probs = torch.log_softmax(logits, -1)
-            new_logp = log_probs.gather(1, batch["actions"][idx, None]).squeeze(1)
-            probs = log_probs.exp()
-            entropy = -(probs * log_probs).masked_fill(~batch["masks"][idx], 0.0).sum(-1).mean()
-            advantages = batch["advantages"][idx]
+            new_logp = log_probs.gather(1, mb["actions"][:, None]).squeeze(1)
+            # softmax, not log_probs.exp(): on CPU, exp of the masked entries' -1e9 takes ~15x longer
+            probs = torch.softmax(logits, -1)
+            entropy = -(probs * log_probs).masked_fill(~mb["masks"], 0.0).sum(-1).mean()
+            advantages = mb["advantages"]
             advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-            log_ratio = new_logp - batch["logp"][idx]
+            log_ratio = new_logp - mb["logp"]
             ratio = log_ratio.exp()
             policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - config.clip, 1 + config.clip))
             policy_loss = policy_loss.mean()
-            value_loss = 0.5 * (values - batch["returns"][idx]).pow(2).mean()
+            value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
             loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
@@ -277,21 +286,18 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
 
 def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
     """One pass of cross-entropy on the teacher's actions plus the value loss, over shuffled minibatches."""
-    n = batch["actions"].shape[0]
     stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0}
-    order = torch.randperm(n, device=batch["actions"].device)
     steps = 0
-    for start in range(0, n - config.minibatch_size + 1, config.minibatch_size):
-        idx = order[start : start + config.minibatch_size]
-        logits, values = forward(network, critic, batch["obs"][idx], batch["masks"][idx], batch["critic_obs"][idx])
-        imitation_loss = torch.nn.functional.cross_entropy(logits, batch["actions"][idx])
-        value_loss = 0.5 * (values - batch["returns"][idx]).pow(2).mean()
+    for mb in minibatches(batch, config.minibatch_size):
+        logits, values = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
+        imitation_loss = torch.nn.functional.cross_entropy(logits, mb["actions"])
+        value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
         optimizer.zero_grad(set_to_none=True)
         (imitation_loss + config.value_coef * value_loss).backward()
         torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
         optimizer.step()
         stats["imitation_loss"] += imitation_loss.item()
-        stats["imitation_accuracy"] += (logits.argmax(-1) == batch["actions"][idx]).float().mean().item()
+        stats["imitation_accuracy"] += (logits.argmax(-1) == mb["actions"]).float().mean().item()
         stats["value_loss"] += value_loss.item()
         steps += 1
     return {k: v / max(steps, 1) for k, v in stats.items()}
