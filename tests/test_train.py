@@ -10,7 +10,7 @@ import torch
 
 from agents.arena import main as arena_main
 from agents.arena import make_agent, play_games, run_tournament
-from agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, shipped_policies
+from agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, sample_actions, shipped_policies
 from uno_env import PRESETS
 from uno_env import observation as O
 from uno_env.vector import UnoVectorEnv
@@ -137,6 +137,15 @@ def test_policy_agent_masks_illegal_actions():
     assert masks[np.arange(32), actions].all()
     sampler = PolicyAgent(network, sample=True, seed=0)
     assert masks[np.arange(32), sampler.act(obs, masks)].all()
+
+
+def test_sampled_actions_follow_the_masked_softmax():
+    logits = torch.tensor([[np.log(0.5), np.log(0.3), np.log(0.2), 5.0]]).repeat(100_000, 1)
+    logits[:, 3] = -1e9  # masked: never drawn
+    generator = torch.Generator().manual_seed(1)
+    counts = torch.bincount(sample_actions(logits, generator), minlength=4).numpy() / 100_000
+    assert counts[3] == 0
+    assert np.allclose(counts[:3], [0.5, 0.3, 0.2], atol=0.006)  # 4 standard errors of 100,000 draws
 
 
 def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):

@@ -40,7 +40,7 @@ from tqdm import tqdm
 
 from agents.arena import make_agent, parse_option, win_rate_against
 from agents.base import bind
-from agents.policy import PolicyAgent, PolicyNetwork
+from agents.policy import PolicyAgent, PolicyNetwork, sample_actions
 from uno_env import PRESETS
 from uno_env.vector import UnoVectorEnv
 
@@ -415,9 +415,7 @@ def train(config: Config) -> dict[str, Any]:
             critic_obs = None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device)
             with torch.inference_mode():
                 logits, values = forward(network, critic, obs, masks, critic_obs)
-                # Gumbel-max: one sample per row of the masked categorical
-                noise = -torch.log(-torch.log(torch.rand_like(logits).clamp_(1e-20, 1.0)))
-                actions = (logits + noise).argmax(-1)
+                actions = sample_actions(logits)
                 if imitating:  # the teacher plays the learner's seat; the network learns from its actions
                     actions = torch.from_numpy(teacher.act(obs_np, masks_np)).to(device)
                 logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
