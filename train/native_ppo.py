@@ -92,7 +92,8 @@ class Config:
     max_grad_norm: float = 0.5
     """Gradient norm clip."""
     hidden: tuple[int, ...] = (128, 128)
-    """Widths of the MLP trunk's layers."""
+    """Widths of the MLP trunk's layers. 256 256 costs about 1.4x per decision; in 30-minute monster_high runs
+    it won 55.4% against counter where 128 128 levelled off at 54.1%."""
     critic: str = "own"
     """The value function: `own` (the policy network's value head, reading the policy's observation) or `seer`
     (a separate network of the same widths that reads `seer` observations, every hand: a privileged critic,
