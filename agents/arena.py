@@ -62,8 +62,8 @@ def _ppo(argument: str, seed: int | None):
     from .policy import PolicyAgent
 
     if argument.endswith(".pt") or Path(argument).exists():
-        return PolicyAgent(argument, name=f"ppo:{argument}")
-    return PolicyAgent.shipped(argument)
+        return PolicyAgent(argument, name=f"ppo:{argument}", seed=seed)
+    return PolicyAgent.shipped(argument, seed=seed)
 
 
 def _sb3(argument: str, seed: int | None):

@@ -14,8 +14,13 @@ agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `pytho
 grow past a handful, such as hand sizes and the draw pile, are scaled down), an MLP trunk (ReLU), a
 policy head of 77 logits and a value head. Illegal actions get a logit of -1e9, so they have probability 0.
 
+**An adviser** (optional, `hint`): a baseline whose chosen action the network also reads, as 77 one-hot
+entries after the observation (`add_hints`). The network can then copy it exactly and learn only where to
+play otherwise (residual policy learning); the agent runs the adviser at play time too.
+
 **A policy file** is `torch.save` of a plain dict (loadable with `weights_only=True`): `format`, `variant`,
-`num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `rule_options`,
+`num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `hint` (the adviser's
+name, "" for none), `rule_options`,
 `state_dict` and `trained` (how it was made: steps, minutes, and `commands`, the training command and
 each resume's).
 """
@@ -31,6 +36,8 @@ from torch import nn
 
 from uno_env import actions as A
 from uno_env import observation as O
+
+from .base import bind
 
 POLICY_FORMAT = "uno-env-policy-1"
 SHIPPED_DIR = Path(__file__).parent / "policies"
@@ -53,10 +60,11 @@ def input_scale(level: str, num_players: int) -> torch.Tensor:
 class PolicyNetwork(nn.Module):
     """Masked policy logits and a state value from an observation vector (see the module docstring)."""
 
-    def __init__(self, level: str, num_players: int, hidden: tuple[int, ...] = (256, 256)):
+    def __init__(self, level: str, num_players: int, hidden: tuple[int, ...] = (256, 256), hint: str = ""):
         super().__init__()
-        self.level, self.num_players, self.hidden = level, num_players, tuple(hidden)
-        self.register_buffer("scale", input_scale(level, num_players))
+        self.level, self.num_players, self.hidden, self.hint = level, num_players, tuple(hidden), hint
+        scale = input_scale(level, num_players)
+        self.register_buffer("scale", torch.cat([scale, torch.ones(A.NUM_ACTIONS if hint else 0)]))
         layers: list[nn.Module] = []
         width = self.scale.numel()
         for size in hidden:
@@ -70,10 +78,12 @@ class PolicyNetwork(nn.Module):
 
     @property
     def observation_size(self) -> int:
-        return self.scale.numel()
+        """The game's observation size (without the adviser's entries)."""
+        return self.scale.numel() - (A.NUM_ACTIONS if self.hint else 0)
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """observations (B, L) int8/float, masks (B, 77) bool -> masked logits (B, 77), values (B,)."""
+        """observations (B, L) int8/float (with `hint`: `add_hints`' output), masks (B, 77) bool -> masked
+        logits (B, 77), values (B,)."""
         first = self.trunk[0]  # the scale folded into the first layer's weights: cheaper than scaling inputs
         features = self.trunk[1:](nn.functional.linear(observations.float(), first.weight * self.scale, first.bias))
         logits = self.policy_head(features).masked_fill(~masks, ILLEGAL_LOGIT)
@@ -88,6 +98,7 @@ class PolicyNetwork(nn.Module):
             "observation": self.level,
             "observation_size": self.observation_size,
             "hidden": list(self.hidden),
+            "hint": self.hint,
             "rule_options": dict(rule_options or {}),
             "state_dict": {k: v.detach().cpu().clone() for k, v in self.state_dict().items()},
             "trained": trained,
@@ -97,7 +108,7 @@ class PolicyNetwork(nn.Module):
     def from_file_dict(cls, data: dict[str, Any]) -> PolicyNetwork:
         if data.get("format") != POLICY_FORMAT:
             raise ValueError(f"not a uno-env policy file (format {data.get('format')!r}, expected {POLICY_FORMAT!r})")
-        network = cls(data["observation"], data["num_players"], tuple(data["hidden"]))
+        network = cls(data["observation"], data["num_players"], tuple(data["hidden"]), data.get("hint", ""))
         network.load_state_dict({k: v.float() for k, v in data["state_dict"].items()})
         return network.eval()
 
@@ -122,6 +133,14 @@ def shipped_policies() -> dict[tuple[str, int], Path]:
     return found
 
 
+def add_hints(observations: np.ndarray, masks: np.ndarray, adviser: Any) -> np.ndarray:
+    """The observations with the bound `adviser`'s chosen action appended to each row, one-hot (77 int8)."""
+    advice = adviser.act(observations, masks)
+    hints = np.zeros((observations.shape[0], A.NUM_ACTIONS), np.int8)
+    hints[np.arange(observations.shape[0]), advice] = 1
+    return np.concatenate([observations, hints], axis=1)
+
+
 def sample_actions(logits: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
     """One action per row of masked logits, drawn from their softmax by Gumbel-max (3x faster than multinomial)."""
     uniform = torch.rand(logits.shape, generator=generator, device=logits.device).clamp_(1e-20, 1.0)
@@ -133,7 +152,7 @@ class PolicyAgent:
 
     `policy` is a policy file's path, its dict, or a network. `sample=True` draws actions from the policy
     (seeded by `seed`) instead of taking the most likely one. `bind` refuses a game the network was not
-    trained for (another player count or observation size).
+    trained for (another player count or observation size). A network with a `hint` seats its adviser too.
     """
 
     def __init__(self, policy: str | Path | dict | PolicyNetwork, *, sample: bool = False, seed: int | None = None,
@@ -151,6 +170,11 @@ class PolicyAgent:
         self.generator = torch.Generator(device=self.device)
         self.generator.manual_seed(0 if seed is None else int(seed))
         self.name = name or str(policy if not isinstance(policy, (dict, PolicyNetwork)) else "policy")
+        self.adviser, self.adviser_bound = None, False
+        if self.network.hint:
+            from .arena import make_agent  # arena imports this module
+
+            self.adviser = make_agent(self.network.hint, seed=0 if seed is None else seed)  # reproducible ties
 
     @classmethod
     def shipped(cls, variant: str, num_players: int | None = None, **options: Any) -> PolicyAgent | ShippedPolicy:
@@ -173,9 +197,16 @@ class PolicyAgent:
                 f"observations of size {self.network.observation_size}; this game has {spec.num_players} players "
                 f"(observation size {spec.size})"
             )
+        if self.adviser is not None:
+            bind(self.adviser, spec, rules)
+            self.adviser_bound = True
 
     @torch.inference_mode()
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        if self.adviser is not None:
+            if not self.adviser_bound:
+                raise RuntimeError(f"bind(spec, rules) first: the adviser {self.network.hint!r} needs the game")
+            observations = add_hints(observations, action_masks, self.adviser)
         obs = torch.from_numpy(np.ascontiguousarray(observations)).to(self.device)
         masks = torch.from_numpy(np.ascontiguousarray(action_masks)).to(self.device).bool()
         logits, _ = self.network(obs, masks)

@@ -233,3 +233,54 @@ def test_imitation_needs_the_teachers_observation_level(tmp_path):
 
     with pytest.raises(ValueError, match="needs --observation knowledge"):
         native_ppo.Config(imitate="counter", observation="minimal", out=tmp_path).validate()
+    with pytest.raises(ValueError, match="--hint counter needs --observation knowledge"):
+        native_ppo.Config(hint="counter", observation="minimal", out=tmp_path).validate()
+
+
+def copying_network(hint: str, level: str, players: int) -> PolicyNetwork:
+    """A network with an adviser whose weights copy the adviser's hint: hint entry k -> hidden k -> logit k."""
+    network = PolicyNetwork(level, players, (77,), hint=hint)
+    size = network.observation_size
+    with torch.no_grad():
+        for module in (network.trunk[0], network.policy_head):
+            module.weight.zero_()
+            module.bias.zero_()
+        network.trunk[0].weight[:, size:] = torch.eye(77)
+        network.policy_head.weight[:] = 10 * torch.eye(77)
+    return network
+
+
+def test_a_hinted_policy_reads_its_advisers_choice():
+    agent = PolicyAgent(copying_network("greedy", "minimal", 3), seed=9)  # its adviser: greedy seeded 9
+    venv = UnoVectorEnv("classic", 3, 256, observation="minimal", learner_seats="all")
+    obs, masks = venv.reset(seed=4)
+    with pytest.raises(RuntimeError, match="bind"):
+        agent.act(obs, masks)
+    agent.bind(venv.spec, venv.rules)
+    adviser = make_agent("greedy", seed=9)
+    adviser.bind(venv.spec, venv.rules)
+    for _ in range(20):
+        choices = agent.act(obs, masks)
+        assert np.array_equal(choices, adviser.act(obs, masks))  # the same ties broken the same way
+        obs, masks, *_ = venv.step(choices)
+
+
+def test_native_ppo_with_a_hint_records_it_and_resumes(tmp_path):
+    from train import native_ppo
+
+    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+        *TINY_NATIVE, "--hint", "counter", "--imitate", "counter", "--imitate-steps", "512", "--total-steps", "1024",
+        "--players", "3", "--out", str(tmp_path / "a"),
+    ])  # fmt: skip
+    assert native_ppo.train(config)["steps"] == 1024
+    data = load_policy_file(tmp_path / "a" / "policy.pt")
+    size = O.observation_size("knowledge", 3)
+    assert data["hint"] == "counter" and data["observation_size"] == size
+    assert data["state_dict"]["trunk.0.weight"].shape == (32, size + 77)
+    summary = native_ppo.train(native_ppo.Config(resume=tmp_path / "a" / "checkpoint.pt", total_steps=2048,
+                                                 out=tmp_path / "b", progress=False))  # fmt: skip
+    assert summary["steps"] == 2048 and load_policy_file(tmp_path / "b" / "policy.pt")["hint"] == "counter"
+    agent = make_agent(f"ppo:{tmp_path / 'b' / 'policy.pt'}")
+    records = play_games({"ppo": agent, "counter": make_agent("counter", seed=1)}, ["ppo", "counter", "counter"],
+                         games=30)  # fmt: skip
+    assert len(records) == 30  # an illegal action would raise

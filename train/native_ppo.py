@@ -40,7 +40,7 @@ from tqdm import tqdm
 
 from agents.arena import make_agent, parse_option, win_rate_against
 from agents.base import bind
-from agents.policy import PolicyAgent, PolicyNetwork, sample_actions
+from agents.policy import PolicyAgent, PolicyNetwork, add_hints, sample_actions
 from uno_env import PRESETS
 from uno_env.vector import UnoVectorEnv
 
@@ -64,6 +64,10 @@ class Config:
     its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
     imitate_steps: int = 3_000_000
     """Decisions of imitation (counted in the budget)."""
+    hint: str = ""
+    """An adviser: a baseline whose chosen action the network also reads (one-hot, after the observation), so
+    that it can copy it exactly and learn only where to play otherwise (residual policy learning). The
+    policy file records it and its agent runs the adviser at play time too."""
     minutes: float = 30.0
     """Wall-clock budget of this run (training stops at whichever of minutes and total_steps comes first)."""
     total_steps: int = 10**12
@@ -149,6 +153,9 @@ class Config:
         if self.imitate and make_agent(self.imitate).observation != self.observation:
             raise ValueError(f"{self.imitate!r} reads {make_agent(self.imitate).observation!r} observations; "
                              f"imitating it needs --observation {make_agent(self.imitate).observation}")  # fmt: skip
+        if self.hint and make_agent(self.hint).observation != self.observation:
+            raise ValueError(f"the adviser {self.hint!r} reads {make_agent(self.hint).observation!r} observations; "
+                             f"--hint {self.hint} needs --observation {make_agent(self.hint).observation}")  # fmt: skip
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
@@ -184,7 +191,14 @@ class League:
                 observation=config.observation, **config.rule_options,
             )  # fmt: skip
             self.groups.append((name, venv, opponent))
+        self.adviser = make_agent(config.hint, seed=config.seed + 2000) if config.hint else None
+        if self.adviser is not None:
+            bind(self.adviser, self.groups[0][1].spec, self.groups[0][1].rules)
         self.add_snapshot(network)
+
+    def network_input(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The learner's observations as its network reads them: with the adviser's hints, if it has one."""
+        return obs if self.adviser is None else add_hints(obs, masks, self.adviser)
 
     def add_snapshot(self, network: PolicyNetwork) -> None:
         """Keep the learner's weights in the pool and redraw every `self` opponent from it."""
@@ -336,7 +350,7 @@ def train(config: Config) -> dict[str, Any]:
         torch.set_num_threads(config.threads)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
-    network = PolicyNetwork(config.observation, config.players, config.hidden).to(device)
+    network = PolicyNetwork(config.observation, config.players, config.hidden, config.hint).to(device)
     critic = network if config.critic == "own" else PolicyNetwork("seer", config.players, config.hidden).to(device)
     optimizer = torch.optim.Adam(parameters(network, critic), lr=config.learning_rate, eps=1e-5)
     update, steps_done, minutes_done = 0, 0, 0.0
@@ -364,7 +378,7 @@ def train(config: Config) -> dict[str, Any]:
     obs_np, masks_np = league.reset(seed=config.seed * 10**9 + update * b)
     critic_obs_np = league.critic_observations()
     buffers = {
-        "obs": torch.zeros((t_len, b, obs_np.shape[1]), dtype=torch.int8, device=device),
+        "obs": torch.zeros((t_len, b, network.scale.numel()), dtype=torch.int8, device=device),
         "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
         "critic_obs": torch.zeros((t_len, b, 0 if critic_obs_np is None else critic_obs_np.shape[1]),
                                   dtype=torch.int8, device=device),  # fmt: skip
@@ -411,7 +425,7 @@ def train(config: Config) -> dict[str, Any]:
         network.eval()
         critic.eval()
         for t in range(t_len):
-            obs = torch.from_numpy(obs_np).to(device)
+            obs = torch.from_numpy(league.network_input(obs_np, masks_np)).to(device)
             masks = torch.from_numpy(masks_np).to(device).bool()
             critic_obs = None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device)
             with torch.inference_mode():
@@ -436,7 +450,8 @@ def train(config: Config) -> dict[str, Any]:
         update_started = time.perf_counter()
         with torch.inference_mode():
             _, last_values = forward(
-                network, critic, torch.from_numpy(obs_np).to(device), torch.from_numpy(masks_np).to(device).bool(),
+                network, critic, torch.from_numpy(league.network_input(obs_np, masks_np)).to(device),
+                torch.from_numpy(masks_np).to(device).bool(),
                 None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device),
             )  # fmt: skip
         advantages = gae(buffers["rewards"], buffers["values"], buffers["dones"], last_values,
