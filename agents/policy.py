@@ -175,6 +175,9 @@ class PolicyAgent:
             from .arena import make_agent  # arena imports this module
 
             self.adviser = make_agent(self.network.hint, seed=0 if seed is None else seed)  # reproducible ties
+            if self.adviser.observation != self.observation:
+                raise ValueError(f"the adviser {self.network.hint!r} reads {self.adviser.observation!r} observations, "
+                                 f"the network {self.observation!r}")  # fmt: skip
 
     @classmethod
     def shipped(cls, variant: str, num_players: int | None = None, **options: Any) -> PolicyAgent | ShippedPolicy:

@@ -256,6 +256,8 @@ def test_a_hinted_policy_reads_its_advisers_choice():
     obs, masks = venv.reset(seed=4)
     with pytest.raises(RuntimeError, match="bind"):
         agent.act(obs, masks)
+    with pytest.raises(ValueError, match="adviser 'counter' reads 'knowledge'"):
+        PolicyAgent(PolicyNetwork("minimal", 3, (8,), hint="counter"))
     agent.bind(venv.spec, venv.rules)
     adviser = make_agent("greedy", seed=9)
     adviser.bind(venv.spec, venv.rules)
