@@ -151,12 +151,10 @@ class Config:
             raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
         if not self.league or any(share <= 0 for share in self.league_shares.values()):
             raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
-        if self.imitate and make_agent(self.imitate).observation != self.observation:
-            raise ValueError(f"{self.imitate!r} reads {make_agent(self.imitate).observation!r} observations; "
-                             f"imitating it needs --observation {make_agent(self.imitate).observation}")  # fmt: skip
-        if self.hint and make_agent(self.hint).observation != self.observation:
-            raise ValueError(f"the adviser {self.hint!r} reads {make_agent(self.hint).observation!r} observations; "
-                             f"--hint {self.hint} needs --observation {make_agent(self.hint).observation}")  # fmt: skip
+        for flag, name in (("imitate", self.imitate), ("hint", self.hint)):  # baselines that read the learner's rows
+            level = make_agent(name).observation if name else self.observation
+            if level != self.observation:
+                raise ValueError(f"{name!r} reads {level!r} observations; --{flag} {name} needs --observation {level}")
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
