@@ -66,7 +66,7 @@ class PolicyNetwork(nn.Module):
         scale = input_scale(level, num_players)
         self.register_buffer("scale", torch.cat([scale, torch.ones(A.NUM_ACTIONS if hint else 0)]))
         layers: list[nn.Module] = []
-        width = self.scale.numel()
+        width = self.input_size
         for size in hidden:
             layers += [nn.Linear(width, size), nn.ReLU()]
             width = size
@@ -77,9 +77,14 @@ class PolicyNetwork(nn.Module):
         nn.init.zeros_(self.policy_head.bias)
 
     @property
+    def input_size(self) -> int:
+        """Entries of a row the network reads: the observation, then the adviser's 77 if it has one."""
+        return self.scale.numel()
+
+    @property
     def observation_size(self) -> int:
         """The game's observation size (without the adviser's entries)."""
-        return self.scale.numel() - (A.NUM_ACTIONS if self.hint else 0)
+        return self.input_size - (A.NUM_ACTIONS if self.hint else 0)
 
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """observations (B, L) int8/float (with `hint`: `add_hints`' output), masks (B, 77) bool -> masked

@@ -377,7 +377,7 @@ def train(config: Config) -> dict[str, Any]:
     obs_np, masks_np = league.reset(seed=config.seed * 10**9 + update * b)
     critic_obs_np = league.critic_observations()
     buffers = {
-        "obs": torch.zeros((t_len, b, network.scale.numel()), dtype=torch.int8, device=device),
+        "obs": torch.zeros((t_len, b, network.input_size), dtype=torch.int8, device=device),
         "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
         "critic_obs": torch.zeros((t_len, b, 0 if critic_obs_np is None else critic_obs_np.shape[1]),
                                   dtype=torch.int8, device=device),  # fmt: skip
