@@ -237,6 +237,17 @@ def test_imitation_needs_the_teachers_observation_level(tmp_path):
         native_ppo.Config(hint="counter", observation="minimal", out=tmp_path).validate()
 
 
+def test_the_trainer_names_the_devices_it_can_use(tmp_path, monkeypatch):
+    from train import native_ppo
+
+    with pytest.raises(ValueError, match="device must be auto, cpu, cuda or cuda:N.*'gpu'"):
+        native_ppo.Config(device="gpu", out=tmp_path).validate()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ValueError, match="--device cuda:1 needs a CUDA GPU"):
+        native_ppo.Config(device="cuda:1", out=tmp_path).validate()
+    native_ppo.Config(device="cpu", out=tmp_path).validate()
+
+
 def copying_network(hint: str, level: str, players: int) -> PolicyNetwork:
     """A network with an adviser whose weights copy the adviser's hint: hint entry k -> hidden k -> logit k."""
     network = PolicyNetwork(level, players, (77,), hint=hint)

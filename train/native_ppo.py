@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -117,7 +118,7 @@ class Config:
     seed: int = 0
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
-    """auto (cuda when there is one), cpu or cuda."""
+    """auto (cuda when there is one), cpu, cuda or cuda:N."""
     threads: int = 1
     """torch CPU threads (0: torch's default). One suits runs side by side or a busy machine (torch's second
     thread waits on the env's compiled kernels and on other processes); a run alone on a quiet 2-core machine
@@ -166,6 +167,10 @@ class Config:
             raise ValueError(f"num_envs ({self.num_envs}) must give every league opponent a game")
         if self.num_envs * self.rollout_steps < self.minibatch_size:
             raise ValueError("minibatch_size must be at most num_envs * rollout_steps")
+        if self.device not in ("auto", "cpu") and not re.fullmatch(r"cuda(:\d+)?", self.device):
+            raise ValueError(f"device must be auto, cpu, cuda or cuda:N (one GPU of several), got {self.device!r}")
+        if self.device.startswith("cuda") and not torch.cuda.is_available():
+            raise ValueError(f"--device {self.device} needs a CUDA GPU and torch sees none here; use auto or cpu")
 
 
 class League:
