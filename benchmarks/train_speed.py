@@ -8,7 +8,8 @@ Both train against the same opponent (`greedy`) on the same variant, each with i
 its default 64x64 networks). A step is one learner decision; the rate counts rollouts and updates together
 (SB3's `time/fps`), without start-up and evaluation. Repeats take turns; medians are reported, and the
 median of each repeat's native / SB3 ratio (its two runs are back to back, so a busy spell of a shared
-machine moves both).
+machine moves both). Beside it, each trainer's collection rate: the steps over the time of its rollouts
+alone (acting, the env and the opponents), where the updates' arithmetic does not count.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import time
 from pathlib import Path
 
 
-def native_rate(args, out: Path) -> float:
+def native_rate(args, out: Path) -> tuple[float, float]:
+    """(training, collection) steps per second of the native trainer."""
     from train import native_ppo
 
     config = native_ppo.Config(
@@ -28,11 +30,28 @@ def native_rate(args, out: Path) -> float:
         eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False,
         **({} if args.native_threads is None else {"threads": args.native_threads}),
     )  # fmt: skip
-    return native_ppo.train(config)["steps_per_second"]
+    summary = native_ppo.train(config)
+    return summary["steps_per_second"], summary["rollout_steps_per_second"]
 
 
-def sb3_rate(args, out: Path) -> float:
+def sb3_rate(args, out: Path) -> tuple[float, float]:
+    """(training, collection) steps per second of MaskablePPO; collection timed by a callback around rollouts."""
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class RolloutTimer(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.seconds, self.started = 0.0, 0.0
+
+        def _on_rollout_start(self) -> None:
+            self.started = time.perf_counter()
+
+        def _on_rollout_end(self) -> None:
+            self.seconds += time.perf_counter() - self.started
+
+        def _on_step(self) -> bool:
+            return True
 
     from agents.arena import make_agent
     from train.sb3_ppo import Config
@@ -43,9 +62,10 @@ def sb3_rate(args, out: Path) -> float:
     model = MaskablePPO("MlpPolicy", env, n_steps=c.n_steps, batch_size=c.batch_size, n_epochs=c.n_epochs,
                         gamma=c.gamma, seed=0, verbose=0)  # fmt: skip
     model.learn(c.num_envs * c.n_steps)  # warm-up
+    timer = RolloutTimer()
     start = time.perf_counter()
-    model.learn(args.sb3_steps, reset_num_timesteps=False)
-    return args.sb3_steps / (time.perf_counter() - start)
+    model.learn(args.sb3_steps, reset_num_timesteps=False, callback=timer)
+    return args.sb3_steps / (time.perf_counter() - start), args.sb3_steps / timer.seconds
 
 
 def main() -> None:
@@ -58,18 +78,20 @@ def main() -> None:
     parser.add_argument("--sb3-steps", type=int, default=256 * 64 * 4)
     parser.add_argument("--native-threads", type=int, default=None, help="torch threads (default: the trainer's)")
     args = parser.parse_args()
-    native, sb3 = [], []
+    native, sb3 = [], []  # (training, collection) rates per repeat
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
             native.append(native_rate(args, Path(tmp) / f"native{repeat}"))
             sb3.append(sb3_rate(args, Path(tmp) / f"sb3{repeat}"))
-            print(f"repeat {repeat}: native {native[-1]:,.0f} steps/s, SB3 MaskablePPO {sb3[-1]:,.0f} steps/s")
-    n, s = statistics.median(native), statistics.median(sb3)
-    # each repeat's two runs are back to back: their ratio is steadier than the medians' on a shared machine
-    ratio = statistics.median(a / b for a, b in zip(native, sb3, strict=True))
-    print(f"{args.variant}, {args.players} players, vs {args.opponent}: native PPO {n:,.0f} env steps/s, "
-          f"SB3 MaskablePPO {s:,.0f} (median of {args.repeats}); native / SB3 = {n / s:.1f}x "
-          f"(median of the repeats' ratios {ratio:.1f}x)")  # fmt: skip
+            print(f"repeat {repeat}: native {native[-1][0]:,.0f} steps/s (collecting {native[-1][1]:,.0f}), "
+                  f"SB3 MaskablePPO {sb3[-1][0]:,.0f} steps/s (collecting {sb3[-1][1]:,.0f})")  # fmt: skip
+    print(f"{args.variant}, {args.players} players, vs {args.opponent}, medians of {args.repeats} repeats:")
+    for column, what in ((0, "training (rollouts and updates)"), (1, "collection (rollouts alone)")):
+        n, s = statistics.median(r[column] for r in native), statistics.median(r[column] for r in sb3)
+        # each repeat's two runs are back to back: their ratio is steadier than the medians' on a shared machine
+        ratio = statistics.median(a[column] / b[column] for a, b in zip(native, sb3, strict=True))
+        print(f"  {what}: native PPO {n:,.0f} env steps/s, SB3 MaskablePPO {s:,.0f}; native / SB3 = {n / s:.1f}x "
+              f"(median of the repeats' ratios {ratio:.1f}x)")  # fmt: skip
 
 
 if __name__ == "__main__":

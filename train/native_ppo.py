@@ -399,6 +399,7 @@ def train(config: Config) -> dict[str, Any]:
     bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
     episode_wins, episode_count = 0, 0
     train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
+    collect_seconds = 0.0  # rollouts alone
     evaluation: dict[str, tuple[float, float, float]] = {}
     history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []
     # every command of the run, the first one and each resume, so that its policy file says how to remake it
@@ -473,6 +474,7 @@ def train(config: Config) -> dict[str, Any]:
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started
         train_seconds += rollout_seconds + update_seconds
+        collect_seconds += rollout_seconds
 
         writer.add_scalar("speed/env_steps_per_second", steps_per_update / rollout_seconds, steps_done)
         writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
@@ -498,6 +500,7 @@ def train(config: Config) -> dict[str, Any]:
     return {
         "updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out),
         "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
+        "rollout_steps_per_second": (steps_done - steps_at_start) / max(collect_seconds, 1e-9),
     }  # fmt: skip
 
 
