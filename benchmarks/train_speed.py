@@ -39,6 +39,10 @@ def sb3_rate(args, out: Path) -> tuple[float, float]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
+    from agents.arena import make_agent
+    from train.sb3_ppo import Config
+    from uno_env.wrappers import UnoSB3VecEnv
+
     class RolloutTimer(BaseCallback):
         def __init__(self):
             super().__init__()
@@ -52,10 +56,6 @@ def sb3_rate(args, out: Path) -> tuple[float, float]:
 
         def _on_step(self) -> bool:
             return True
-
-    from agents.arena import make_agent
-    from train.sb3_ppo import Config
-    from uno_env.wrappers import UnoSB3VecEnv
 
     c = Config()
     env = UnoSB3VecEnv(args.variant, args.players, c.num_envs, seed=0, opponents=make_agent(args.opponent, seed=0))

@@ -39,6 +39,7 @@ def native_run(tmp_path_factory):
 def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
     out, summary = native_run
     assert summary["steps"] == 2048 and summary["updates"] == 4  # 64 games x 8 decisions per update
+    assert summary["rollout_steps_per_second"] > summary["steps_per_second"] > 0  # collecting is part of training
     rate, low, high = summary["evaluation"]["counter"]
     assert 0.0 <= low <= rate <= high <= 1.0
     assert all((out / name).is_file() for name in ("checkpoint.pt", "policy.pt", "learning_curve.png"))
