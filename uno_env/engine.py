@@ -12,7 +12,8 @@ bit mask of colours already guessed wrong for them.
 
 The entry points used from Python take the state array `s` and the 1-element config array `cfg` (plain
 ndarrays: numba reads them faster than records): `reset_games`, `setup_dealt`, `fill_masks`,
-`first_illegal`, `apply_actions`, `step_one`, `check_one` and `random_play` (the benchmark loop).
+`first_illegal`, `apply_actions`, `step_one`, `resample_hidden` (for search), `check_one` and `random_play`
+(the benchmark loop).
 """
 
 from __future__ import annotations
@@ -874,6 +875,92 @@ def _fill_mask(st, c, m):
         m[A.PASS] = 1
 
 
+# ------------------------------------------------------------------------------- hidden cards
+
+# What `resample_hidden` returns.
+RESAMPLED, RESAMPLE_OVER, RESAMPLE_CHALLENGE, RESAMPLE_UNFIT = range(4)
+RESAMPLE_TRIES = 10_000  # shuffles tried for the seat's own forehead cards to fit its wrong guesses
+
+
+@njit(cache=True)
+def _forehead_fits(kind, wrong):
+    """Whether `kind` can be a forehead card whose colours in the bit mask `wrong` were guessed wrong: a wrong
+    guess rules out that colour and every wild card (a wild is guessed right by any colour)."""
+    if wrong == 0:
+        return True
+    return kind < NCK and ((wrong >> (kind // RPC)) & 1) == 0
+
+
+@njit(cache=True)
+def _resample_hidden(st, c, seed):
+    """Redeal what the deciding seat cannot see (see `resample_hidden`); returns RESAMPLED or why not."""
+    if st.done:
+        return RESAMPLE_OVER
+    if st.phase == CHALLENGE_PHASE:
+        return RESAMPLE_CHALLENGE
+    viewer = st.seat
+    nplayers = c.num_players
+    pool = np.empty(MAX_DECK, np.uint8)
+    size = 0
+    for i in range(st.draw_len):
+        pool[size] = st.draw_pile[i]
+        size += 1
+    own_foreheads = 0
+    for i in range(st.fh_len):
+        if st.fh_seat[i] == viewer:
+            pool[size] = st.fh_card[i]
+            size += 1
+            own_foreheads += 1
+    unknown = np.zeros(MAX_PLAYERS, np.int64)  # cards of each other hand the viewer does not know
+    for h in range(nplayers):
+        if h != viewer:
+            for k in range(NK):
+                u = st.hand[h, k] - st.known[viewer, h, k]
+                for _ in range(u):
+                    pool[size] = k
+                    size += 1
+                unknown[h] += u
+    st.rng = np.uint64(seed)
+    _next_u64(st)
+    fits = False
+    for _ in range(RESAMPLE_TRIES):
+        _shuffle(st, pool, size)
+        fits = True
+        j = 0
+        for i in range(st.fh_len):
+            if st.fh_seat[i] == viewer:
+                if not _forehead_fits(pool[j], st.fh_wrong[i]):
+                    fits = False
+                    break
+                j += 1
+        if fits:
+            break
+    if not fits:
+        return RESAMPLE_UNFIT
+    j = 0
+    for i in range(st.fh_len):
+        if st.fh_seat[i] == viewer:
+            st.fh_card[i] = pool[j]
+            j += 1
+    for h in range(nplayers):
+        if h != viewer:
+            for k in range(NK):
+                st.hand[h, k] = st.known[viewer, h, k]
+            for _ in range(unknown[h]):
+                st.hand[h, pool[j]] += 1
+                j += 1
+    st.draw_len = size - j
+    for i in range(st.draw_len):
+        st.draw_pile[i] = pool[j + i]
+    # What the other seats know of a hand can only be what it still holds.
+    for o in range(nplayers):
+        if o != viewer:
+            for h in range(nplayers):
+                for k in range(NK):
+                    st.known[o, h, k] = min(st.known[o, h, k], st.hand[h, k])
+    return RESAMPLED
+
+
 # --------------------------------------------------------------------------------- entry points
 
 
@@ -986,6 +1073,26 @@ def step_one(s, cfg, g, action, status):
     status[STATUS_ROUND_WINNER] = st.round_winner
     status[STATUS_ROUND_POINTS] = st.round_points
     return True
+
+
+@njit(cache=True)
+def resample_hidden(s, cfg, g, seed):
+    """Redeal, in game g, every card its deciding seat cannot see, as chance might have dealt it: the draw
+    pile (and its order), the other hands less the cards the seat knows they hold, and the seat's own
+    forehead cards (never of a colour it guessed wrong); the future chance events are reseeded from `seed`.
+    The seat's observation stays the same; what the other seats know of a hand is cut to what it now holds.
+
+    For search over the deals the seat cannot tell apart (determinization). Uniform over those deals: what
+    the others' choices hint at is not used. Refused (nothing changes) once the episode is over
+    (RESAMPLE_OVER), while a Wild Draw Four waits for its challenge (RESAMPLE_CHALLENGE: whether it was
+    legal depends on the hidden hand), or when no shuffle in RESAMPLE_TRIES fits the seat's forehead
+    cards to its wrong guesses (RESAMPLE_UNFIT). Returns RESAMPLED or the reason."""
+    c = cfg[0]
+    backup = s[g : g + 1].copy()
+    code = _resample_hidden(s[g], c, seed)
+    if code != RESAMPLED:
+        s[g : g + 1] = backup
+    return code
 
 
 @njit(cache=True)

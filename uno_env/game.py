@@ -48,6 +48,12 @@ INVARIANT_MESSAGES = {
     E.PHANTOM_KNOWLEDGE: "a seat 'knows' of cards another seat does not hold",
 }
 
+RESAMPLE_MESSAGES = {
+    E.RESAMPLE_OVER: "the episode is over",
+    E.RESAMPLE_CHALLENGE: "a Wild Draw Four awaits its challenge, and whether it was legal depends on the hidden hand",
+    E.RESAMPLE_UNFIT: "no shuffle fitted the seat's forehead cards to the colours it guessed wrong",
+}
+
 
 class IllegalActionError(ValueError):
     """An action that is not legal now; the game is left exactly as it was."""
@@ -337,6 +343,19 @@ class GameBatch:
         other.episode_seeds = self.episode_seeds.copy()
         return other
 
+    def resample_hidden(self, g: int, seed: int) -> None:
+        """Redeal, in game g, every card its deciding seat cannot see (the draw pile, the others' cards it does
+        not know, its own forehead cards), for search over the deals that seat cannot tell apart; the seat's
+        observation stays the same. See `engine.resample_hidden`. A ValueError says why it cannot (the
+        episode is over, or a Wild Draw Four awaits its challenge) and leaves the game as it was."""
+        if not 0 <= g < self.batch_size:
+            raise ValueError(f"game must be from 0 to {self.batch_size - 1}, got {g}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
+        code = E.resample_hidden(self.state_array, self.config_array, g, np.uint64(seed))
+        if code != E.RESAMPLED:
+            raise ValueError(f"cannot resample the hidden cards of game {g}: {RESAMPLE_MESSAGES[code]}")
+
     def describe(self, g: int) -> dict[str, Any]:
         """Game g as plain Python values; equal games give equal descriptions. `rounds` counts the finished
         rounds of the episode; `round_winner` (-1 before the first) and `round_points` describe the last."""
@@ -418,6 +437,11 @@ class Game:
         other = copy.copy(self)
         other.batch = self.batch.copy()
         return other
+
+    def resample_hidden(self, seed: int) -> None:
+        """Redeal every card the deciding seat cannot see (see `GameBatch.resample_hidden`): on a copy, a
+        world that seat cannot tell from this one, e.g. ``world = game.copy(); world.resample_hidden(7)``."""
+        self.batch.resample_hidden(0, seed)
 
     def check(self) -> None:
         self.batch.check(0)

@@ -1,0 +1,175 @@
+"""`resample_hidden`: redealing what the deciding seat cannot see, for search (determinization).
+
+Scripted scenarios check what stays (the seat's own cards, cards it knows others hold, foreheads it sees)
+and what a wrong forehead guess rules out; a sweep over every preset checks, at every decision of random
+games, that the seat's observation is unchanged and every card is still in exactly one place; a frequency
+test checks the redeal is uniform.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from test_rules_special import act, new_game
+
+from uno_env import PRESETS, Game, GameBatch
+from uno_env import actions as A
+from uno_env import engine as E
+from uno_env import observation as O
+
+
+def observation_of(batch: GameBatch, g: int, seat: int, level: str = "knowledge") -> np.ndarray:
+    spec = O.ObservationSpec(level, batch.num_players)
+    out = np.zeros(spec.size, np.int8)
+    mask = np.zeros(A.NUM_ACTIONS, np.uint8)
+    O.observe_one(batch.state_array, batch.config_array, g, seat, spec.index, spec.offsets, out, mask)
+    return out
+
+
+def redealt(game: Game, seed: int) -> Game:
+    world = game.copy()
+    world.resample_hidden(seed)
+    world.check()
+    return world
+
+
+def test_cards_a_seat_saw_in_a_challenge_stay_and_the_rest_is_redealt():
+    # Seat 0's Wild Draw Four is legal (no green); seat 1 challenges, sees seat 0's hand, draws six.
+    g = new_game(
+        "classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5", ["R1", "R2", "R3", "R4", "R5", "R6"]
+    )
+    act(g, "play W+4", "color blue", "challenge", "play B2", "play B4")
+    assert (g.seat, g.phase) == (1, "play")
+    hands = g.describe()["hands"]
+    seat_two_hands = set()
+    for seed in range(40):
+        world = redealt(g, seed)
+        d = world.describe()
+        assert d["hands"][0] == ["Y1"]  # seat 1 saw it
+        assert d["hands"][1] == hands[1]  # its own
+        assert len(d["hands"][2]) == 1
+        assert (d["pile"], d["top"], d["discard"], d["seat"], d["phase"]) == (
+            g.describe()["pile"], "B4", 4, 1, "play",
+        )  # fmt: skip
+        seat_two_hands.add(d["hands"][2][0])
+    assert len(seat_two_hands) > 5  # G3 was dealt among the unseen cards
+    assert g.describe()["hands"] == hands  # the original is untouched
+
+
+def test_what_others_knew_of_a_redealt_hand_is_cut_to_what_it_holds():
+    g = new_game(
+        "classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5", ["R1", "R2", "R3", "R4", "R5", "R6"]
+    )
+    act(g, "play W+4", "color blue", "challenge")  # seat 1 knows Y1 and B4 of seat 0; seat 2 decides
+    assert g.seat == 2
+    known = g.batch.state[0].known
+    assert known[1, 0].sum() == 2
+    for seed in range(40):
+        world = redealt(g, seed)  # check(): no seat "knows" a card its holder lacks
+        st = world.batch.state[0]
+        assert (st.known[1, 0] <= st.hand[0]).all()
+        assert st.known[1, 0].sum() == sum(min(known[1, 0, k], st.hand[0, k]) for k in range(st.hand.shape[1]))
+
+
+def test_a_wrong_forehead_guess_rules_out_its_colour_and_the_wild_cards():
+    g = new_game("unocorns", [["G4", "Y1"], ["G2", "P3", "Y8"]], "G5", ["P9", "P6"], foreheads=[["B7"], []])
+    act(g, "color green", "play G2")  # a wrong guess; seat 0 guesses again
+    assert (g.seat, g.phase) == (0, "guess")
+    drawn = Counter()
+    for seed in range(300):
+        world = redealt(g, seed)
+        d = world.describe()
+        (card,) = d["foreheads"][0]
+        assert card[0] not in "GW", card  # not green, not a wild card
+        assert d["hands"][0] == g.hand(0)
+        drawn[card[0]] += 1
+    assert set(drawn) == {"P", "B", "Y"}
+
+
+def test_foreheads_the_seat_sees_stay():
+    g = new_game("unocorns", [["G4", "Y1"], ["G2", "P3", "Y8"]], "G5", ["P9", "P6"], foreheads=[["B7"], []])
+    act(g, "color green")  # seat 1 plays, and sees seat 0's B7
+    assert g.seat == 1
+    for seed in range(20):
+        assert redealt(g, seed).describe()["foreheads"] == [["B7"], []]
+
+
+def test_refused_while_a_challenge_waits_and_after_the_episode_and_nothing_changes():
+    g = new_game(
+        "classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5", ["R1", "R2", "R3", "R4", "R5", "R6"]
+    )
+    act(g, "play W+4", "color blue")
+    before = g.batch.state.copy()
+    with pytest.raises(ValueError, match="awaits its challenge"):
+        g.resample_hidden(1)
+    assert g.batch.state.tobytes() == before.tobytes()
+    over = new_game("classic", [["R1"], ["Y2", "Y3"]], "R5")
+    act(over, "play R1")
+    assert over.done
+    with pytest.raises(ValueError, match="episode is over"):
+        over.resample_hidden(1)
+    for bad in (-1, 2**64, 1.5, True):
+        with pytest.raises(ValueError, match="seed must be an int"):
+            g.batch.resample_hidden(0, bad)
+    with pytest.raises(ValueError, match="game must be from 0 to 0"):
+        g.batch.resample_hidden(1, 0)
+
+
+def test_the_same_seed_gives_the_same_world():
+    g = Game("classic", 3, seed=11)
+    a, b, c = redealt(g, 5), redealt(g, 5), redealt(g, 6)
+    assert a.describe() == b.describe()
+    assert a.batch.state.tobytes() == b.batch.state.tobytes()
+    assert a.describe()["hands"] != c.describe()["hands"]
+
+
+def test_the_redeal_is_uniform_over_the_unseen_cards():
+    # At the first decision of a 2-player deal, each unseen card lies in the other hand with the chance
+    # (cards in that hand) / (cards unseen).
+    g = Game("classic", 2, seed=3)
+    st = g.batch.state[0]
+    seat, other = int(st.seat), 1 - int(st.seat)
+    unseen = g.rules.card_counts - st.hand[seat] - np.bincount(st.discard[: st.discard_len], minlength=st.hand.shape[1])
+    share = st.hand[other].sum() / unseen.sum()
+    samples = 2000
+    held = np.zeros(st.hand.shape[1])
+    for seed in range(samples):
+        world = g.copy()
+        world.resample_hidden(seed)
+        held += world.batch.state[0].hand[other]
+    expected = unseen * share * samples
+    sd = np.sqrt(unseen * share * (1 - share) * samples) + 1e-9
+    z = np.abs(held - expected) / sd
+    assert z.max() < 5, (z.max(), held, expected)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_seat_cannot_tell_the_redealt_world_from_the_real_one(preset, players):
+    batch = GameBatch(preset, players, 1)
+    batch.reset(100 + players)
+    rng = np.random.default_rng(players)
+    changed = checked = 0
+    for step in range(400):
+        if batch.done[0]:
+            batch.reset(1000 + step)
+        seat = int(batch.seat[0])
+        if batch.phase[0] != E.CHALLENGE_PHASE:
+            world = batch.copy()
+            world.resample_hidden(0, step)
+            world.check(0)
+            for level in ("minimal", "knowledge"):
+                assert (observation_of(world, 0, seat, level) == observation_of(batch, 0, seat, level)).all()
+            a, b = batch.describe(0), world.describe(0)
+            assert [len(h) for h in a["hands"]] == [len(h) for h in b["hands"]]
+            assert [f for p, f in enumerate(a["foreheads"]) if p != seat] == [
+                f for p, f in enumerate(b["foreheads"]) if p != seat
+            ]
+            changed += a["hands"] != b["hands"]
+            checked += 1
+        legal = np.flatnonzero(batch.legal_masks()[0])
+        batch.step_game(0, int(rng.choice(legal)))
+    assert checked > 300
+    assert changed > checked // 3
