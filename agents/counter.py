@@ -334,11 +334,14 @@ class CounterAgent(GreedyAgent):
         self.save_wilds = save_wilds
         self.save_pile = save_pile
 
-    def decide(self, spec, observations, action_masks, actions):
+    def kernel_params(self) -> tuple:
+        """The parameters as `counter_decide` takes them (for compiled code that plays `counter` itself)."""
         hold = HOLD_AUTO if self.hold == "auto" else int(self.hold)
-        params = (
+        return (
             np.int64(self.threat), np.int64(hold), np.float64(self.stuck_points), np.float64(self.bluff_prior),
             np.float64(self.challenge_threshold), np.int64(self.save_wilds), np.int64(self.save_pile),
         )  # fmt: skip
+
+    def decide(self, spec, observations, action_masks, actions):
         counter_decide(observations, action_masks, self.rng, spec.offsets, spec.num_players, self._points,
-                       self._counts, params, actions)  # fmt: skip
+                       self._counts, self.kernel_params(), actions)  # fmt: skip
