@@ -1,0 +1,19 @@
+"""`agents.search`: the determinized-rollout search that gauges the room above `counter`."""
+
+from __future__ import annotations
+
+import math
+
+from agents.search import run_block
+
+
+def test_an_unreachable_threshold_plays_counter_exactly():
+    wins, games, decisions, overrides = run_block("classic", 2, 5, 3, 4, math.inf)
+    assert games == 6 and 0 <= wins <= games
+    assert decisions > 0 and overrides == 0
+
+
+def test_any_paired_edge_overrides_counter_and_games_still_end():
+    wins, games, decisions, overrides = run_block("unocorns", 3, 5, 2, 6, 0.0)
+    assert games == 6 and 0 <= wins <= games
+    assert 0 < overrides < decisions
