@@ -1,7 +1,7 @@
 """How much a search finds over `counter`: a gauge of the room above the strongest baseline.
 
     python benchmarks/search_headroom.py --players 4 --deals 1200    # 4,800 games, about 9 minutes on 2 cores
-    python benchmarks/search_headroom.py --players 2 --deals 2000    # 4,000 games, about 9 minutes
+    python benchmarks/search_headroom.py --players 2 --deals 2000    # 4,000 games, about 10 minutes
 
 One seat plays `agents.search` (determinized rollouts checking `counter`'s choices) against `counter`s; each
 deal is played once with the searching seat in every position (as the arena's paired seeds do). Prints its
