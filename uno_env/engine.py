@@ -164,6 +164,12 @@ def _is_wild(kind):
 
 
 @njit(cache=True)
+def _guess_right(kind, color):
+    """The Narwhal guess rule: naming `color` guesses a forehead card `kind` right if it is that colour or wild."""
+    return kind >= NCK or kind // RPC == color
+
+
+@njit(cache=True)
 def _next_seat(st, c, seat):
     return (seat + st.direction) % c.num_players
 
@@ -757,7 +763,7 @@ def _apply(st, c, action):
         index = _oldest_forehead(st, seat)
         kind = st.fh_card[index]
         color = action - A.COLOR_BASE
-        if kind >= NCK or kind // RPC == color:
+        if _guess_right(kind, color):
             _remove_forehead(st, index)
             _discard_at_bottom(st, kind)
             _note_drop(st, seat)
@@ -884,11 +890,11 @@ RESAMPLE_TRIES = 10_000  # shuffles tried for the seat's own forehead cards to f
 
 @njit(cache=True)
 def _forehead_fits(kind, wrong):
-    """Whether `kind` can be a forehead card whose colours in the bit mask `wrong` were guessed wrong: a wrong
-    guess rules out that colour and every wild card (a wild is guessed right by any colour)."""
-    if wrong == 0:
-        return True
-    return kind < NCK and ((wrong >> (kind // RPC)) & 1) == 0
+    """Whether `kind` can be a forehead card whose colours in the bit mask `wrong` were guessed wrong."""
+    for color in range(C.NUM_COLORS):
+        if (wrong >> color) & 1 and _guess_right(kind, color):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -905,12 +911,10 @@ def _resample_hidden(st, c, seed):
     for i in range(st.draw_len):
         pool[size] = st.draw_pile[i]
         size += 1
-    own_foreheads = 0
     for i in range(st.fh_len):
         if st.fh_seat[i] == viewer:
             pool[size] = st.fh_card[i]
             size += 1
-            own_foreheads += 1
     unknown = np.zeros(MAX_PLAYERS, np.int64)  # cards of each other hand the viewer does not know
     for h in range(nplayers):
         if h != viewer:
