@@ -23,10 +23,16 @@ from .counter import CounterAgent, counter_decide
 
 
 @njit(cache=True)
-def counter_step(s, cfg, level, off, obs, mask, rng, points, counts, params, act):
-    """One decision of the 1-game state `s`, taken by `counter` for whoever decides."""
+def counter_choice(s, cfg, level, off, obs, mask, rng, points, counts, params, act):
+    """`counter`'s action for whoever decides in the 1-game state `s`, into act[0]; mask[0] holds the legal ones."""
     O.observe_one(s, cfg, 0, s[0].seat, level, off, obs[0], mask[0])
     counter_decide(obs, mask, rng, off, cfg[0].num_players, points, counts, params, act)
+
+
+@njit(cache=True)
+def counter_step(s, cfg, level, off, obs, mask, rng, points, counts, params, act):
+    """One decision of the 1-game state `s`, taken by `counter` for whoever decides."""
+    counter_choice(s, cfg, level, off, obs, mask, rng, points, counts, params, act)
     E.apply_actions(s, cfg, act)
 
 
@@ -34,8 +40,7 @@ def counter_step(s, cfg, level, off, obs, mask, rng, points, counts, params, act
 def search_decision(s, cfg, worlds, z, seed, level, off, obs, mask, rng, points, counts, params, act):
     """The searching seat's action in the 1-game state `s`, and whether it differs from `counter`'s."""
     seat = s[0].seat
-    O.observe_one(s, cfg, 0, seat, level, off, obs[0], mask[0])
-    counter_decide(obs, mask, rng, off, cfg[0].num_players, points, counts, params, act)
+    counter_choice(s, cfg, level, off, obs, mask, rng, points, counts, params, act)
     choice = act[0]
     legal = np.flatnonzero(mask[0]).copy()
     if legal.shape[0] == 1 or s[0].phase == E.CHALLENGE_PHASE:
@@ -64,9 +69,10 @@ def search_decision(s, cfg, worlds, z, seed, level, off, obs, mask, rng, points,
             diff[a] += d
             diff_sq[a] += d * d
     best, best_z = choice, z
+    n = max(sampled, 1)
     for a in legal:
-        mean = diff[a] / max(sampled, 1)
-        se = np.sqrt(max(diff_sq[a] / max(sampled, 1) - mean * mean, 1e-12) / max(sampled, 1))
+        mean = diff[a] / n
+        se = np.sqrt(max(diff_sq[a] / n - mean * mean, 1e-12) / n)
         if mean > 0 and mean / se > best_z:
             best, best_z = a, mean / se
     return best, best != choice
