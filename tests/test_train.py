@@ -238,15 +238,22 @@ def test_imitation_needs_the_teachers_observation_level(tmp_path):
         native_ppo.Config(hint="counter", observation="minimal", out=tmp_path).validate()
 
 
-def test_the_trainer_names_the_devices_it_can_use(tmp_path, monkeypatch):
-    from train import native_ppo
+@pytest.mark.parametrize("trainer", ["native_ppo", "sb3_ppo"])
+def test_the_trainers_name_the_devices_they_can_use(trainer, tmp_path, monkeypatch):
+    import importlib
 
+    config = importlib.import_module(f"train.{trainer}").Config
     with pytest.raises(ValueError, match="device must be auto, cpu, cuda or cuda:N.*'gpu'"):
-        native_ppo.Config(device="gpu", out=tmp_path).validate()
+        config(device="gpu", out=tmp_path).validate()
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     with pytest.raises(ValueError, match="--device cuda:1 needs a CUDA GPU"):
-        native_ppo.Config(device="cuda:1", out=tmp_path).validate()
-    native_ppo.Config(device="cpu", out=tmp_path).validate()
+        config(device="cuda:1", out=tmp_path).validate()
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    with pytest.raises(ValueError, match="cuda:3: torch sees 1 GPU.*cuda:0 to cuda:0"):
+        config(device="cuda:3", out=tmp_path).validate()
+    config(device="cuda:0", out=tmp_path).validate()
+    config(device="cpu", out=tmp_path).validate()
 
 
 def copying_network(hint: str, level: str, players: int) -> PolicyNetwork:

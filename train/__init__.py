@@ -1,1 +1,21 @@
 """Training scripts: native PPO, Stable-Baselines3 MaskablePPO and RLlib."""
+
+from __future__ import annotations
+
+import re
+
+
+def check_device(device: str) -> None:
+    """Refuse a torch device the trainers cannot use here, saying which they can (SB3 would fall back to the CPU
+    without a word)."""
+    if device not in ("auto", "cpu") and not re.fullmatch(r"cuda(:\d+)?", device):
+        raise ValueError(f"device must be auto, cpu, cuda or cuda:N (one GPU of several), got {device!r}")
+    if device.startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise ValueError(f"--device {device} needs a CUDA GPU and torch sees none here; use auto or cpu")
+        index = int(device.partition(":")[2] or 0)
+        if index >= torch.cuda.device_count():
+            raise ValueError(f"--device {device}: torch sees {torch.cuda.device_count()} GPU(s), cuda:0 to "
+                             f"cuda:{torch.cuda.device_count() - 1}")  # fmt: skip

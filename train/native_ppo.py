@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 import sys
 import time
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from tqdm import tqdm
 from agents.arena import make_agent, parse_option, win_rate_against
 from agents.base import bind
 from agents.policy import PolicyAgent, PolicyNetwork, add_hints, sample_actions
+from train import check_device
 from uno_env import PRESETS
 from uno_env.vector import UnoVectorEnv
 
@@ -167,10 +167,7 @@ class Config:
             raise ValueError(f"num_envs ({self.num_envs}) must give every league opponent a game")
         if self.num_envs * self.rollout_steps < self.minibatch_size:
             raise ValueError("minibatch_size must be at most num_envs * rollout_steps")
-        if self.device not in ("auto", "cpu") and not re.fullmatch(r"cuda(:\d+)?", self.device):
-            raise ValueError(f"device must be auto, cpu, cuda or cuda:N (one GPU of several), got {self.device!r}")
-        if self.device.startswith("cuda") and not torch.cuda.is_available():
-            raise ValueError(f"--device {self.device} needs a CUDA GPU and torch sees none here; use auto or cpu")
+        check_device(self.device)
 
 
 class League:

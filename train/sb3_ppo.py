@@ -30,6 +30,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 
 from agents.arena import make_agent, parse_option, win_rate_against
 from agents.sb3_agent import SB3Agent
+from train import check_device
 from uno_env import PRESETS
 from uno_env.wrappers import UnoSB3VecEnv
 
@@ -77,7 +78,7 @@ class Config:
     seed: int = 0
     """Seeds the games, the network and the opponents."""
     device: str = "auto"
-    """torch device for the policy."""
+    """auto (cuda when there is one), cpu, cuda or cuda:N."""
     out: Path = Path("runs/sb3_ppo")
     """Folder for model.zip, model.json, checkpoints/ and the TensorBoard logs."""
     resume: Path | None = None
@@ -96,6 +97,7 @@ class Config:
             raise ValueError("give at least one opponent (a baseline name or self)")
         for name in {*self.opponents, *self.eval_against} - {"self"}:
             make_agent(name)  # a clear error for an unknown agent
+        check_device(self.device)
 
 
 class LeagueCallback(BaseCallback):
