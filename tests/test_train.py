@@ -43,7 +43,11 @@ def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
     rate, low, high = summary["evaluation"]["counter"]
     assert 0.0 <= low <= rate <= high <= 1.0
     assert all((out / name).is_file() for name in ("checkpoint.pt", "policy.pt", "learning_curve.png"))
-    assert any((out / "tensorboard").iterdir())
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    logged = EventAccumulator(str(out / "tensorboard")).Reload().Tags()["scalars"]
+    assert {"speed/steps_per_second", "speed/rollout_steps_per_second", "eval/win_rate_vs_counter",
+            "eval/win_rate_vs_counter_low", "eval/win_rate_vs_counter_high", "loss/learning_rate"} <= set(logged)
     data = load_policy_file(out / "policy.pt")
     assert data["variant"] == "classic" and data["num_players"] == 2 and data["hidden"] == [32]
     assert data["trained"]["steps"] == 2048

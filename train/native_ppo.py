@@ -473,7 +473,7 @@ def train(config: Config) -> dict[str, Any]:
         train_seconds += rollout_seconds + update_seconds
         collect_seconds += rollout_seconds
 
-        writer.add_scalar("speed/env_steps_per_second", steps_per_update / rollout_seconds, steps_done)
+        writer.add_scalar("speed/rollout_steps_per_second", steps_per_update / rollout_seconds, steps_done)
         writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
         for key, value in stats.items():
             writer.add_scalar(f"loss/{key}", value, steps_done)
