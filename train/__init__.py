@@ -15,7 +15,6 @@ def check_device(device: str) -> None:
 
         if not torch.cuda.is_available():
             raise ValueError(f"--device {device} needs a CUDA GPU and torch sees none here; use auto or cpu")
-        index = int(device.partition(":")[2] or 0)
-        if index >= torch.cuda.device_count():
-            raise ValueError(f"--device {device}: torch sees {torch.cuda.device_count()} GPU(s), cuda:0 to "
-                             f"cuda:{torch.cuda.device_count() - 1}")  # fmt: skip
+        count = torch.cuda.device_count()
+        if int(device.partition(":")[2] or 0) >= count:
+            raise ValueError(f"--device {device}: torch sees {count} GPU(s), cuda:0 to cuda:{count - 1}")
