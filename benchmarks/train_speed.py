@@ -2,6 +2,7 @@
 
     python benchmarks/train_speed.py                   # classic, 2 players, greedy opponents, 5 repeats
     python benchmarks/train_speed.py --native-threads 2  # the native trainer with two torch threads
+    python benchmarks/train_speed.py --native-device cuda --sb3-device cpu  # on a machine with a GPU
 
 Both train against the same opponent (`greedy`) on the same variant, each with its own script's defaults
 (native: 2048 games x 32 decisions per update, 2 epochs, a 128x128 network; SB3: 256 games x 64, 4 epochs,
@@ -9,7 +10,9 @@ its default 64x64 networks). A step is one learner decision; the rate counts rol
 (SB3's `time/fps`), without start-up and evaluation. Repeats take turns; medians are reported, and the
 median of each repeat's native / SB3 ratio (its two runs are back to back, so a busy spell of a shared
 machine moves both). Beside it, each trainer's collection rate: the steps over the time of its rollouts
-alone (acting, the env and the opponents), where the updates' arithmetic does not count.
+alone (acting, the env and the opponents), where the updates' arithmetic does not count. Each trainer runs
+on the device its flag names (default `auto`: each library's own choice, CUDA when there is a GPU), and the
+report says which.
 """
 
 from __future__ import annotations
@@ -21,21 +24,22 @@ import time
 from pathlib import Path
 
 
-def native_rate(args, out: Path) -> tuple[float, float]:
-    """(training, collection) steps per second of the native trainer."""
+def native_rate(args, out: Path) -> tuple[float, float, str]:
+    """(training, collection) steps per second of the native trainer, and its device."""
     from train import native_ppo
 
     config = native_ppo.Config(
         variant=args.variant, players=args.players, league=(f"{args.opponent}:1",), total_steps=args.native_steps,
-        eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False,
+        eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False, device=args.native_device,
         **({} if args.native_threads is None else {"threads": args.native_threads}),
     )  # fmt: skip
     summary = native_ppo.train(config)
-    return summary["steps_per_second"], summary["rollout_steps_per_second"]
+    return summary["steps_per_second"], summary["rollout_steps_per_second"], summary["device"]
 
 
-def sb3_rate(args, out: Path) -> tuple[float, float]:
-    """(training, collection) steps per second of MaskablePPO; collection timed by a callback around rollouts."""
+def sb3_rate(args, out: Path) -> tuple[float, float, str]:
+    """(training, collection) steps per second of MaskablePPO (collection timed by a callback around rollouts),
+    and its device."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -60,12 +64,12 @@ def sb3_rate(args, out: Path) -> tuple[float, float]:
     c = Config()
     env = UnoSB3VecEnv(args.variant, args.players, c.num_envs, seed=0, opponents=make_agent(args.opponent, seed=0))
     model = MaskablePPO("MlpPolicy", env, n_steps=c.n_steps, batch_size=c.batch_size, n_epochs=c.n_epochs,
-                        gamma=c.gamma, seed=0, verbose=0)  # fmt: skip
+                        gamma=c.gamma, seed=0, verbose=0, device=args.sb3_device)  # fmt: skip
     model.learn(c.num_envs * c.n_steps)  # warm-up
     timer = RolloutTimer()
     start = time.perf_counter()
     model.learn(args.sb3_steps, reset_num_timesteps=False, callback=timer)
-    return args.sb3_steps / (time.perf_counter() - start), args.sb3_steps / timer.seconds
+    return args.sb3_steps / (time.perf_counter() - start), args.sb3_steps / timer.seconds, str(model.device)
 
 
 def main() -> None:
@@ -77,15 +81,25 @@ def main() -> None:
     parser.add_argument("--native-steps", type=int, default=2048 * 32 * 8)
     parser.add_argument("--sb3-steps", type=int, default=256 * 64 * 4)
     parser.add_argument("--native-threads", type=int, default=None, help="torch threads (default: the trainer's)")
+    parser.add_argument("--native-device", default="auto", help="the native trainer's --device (auto, cpu, cuda[:N])")
+    parser.add_argument("--sb3-device", default="auto", help="MaskablePPO's device (auto, cpu, cuda[:N])")
     args = parser.parse_args()
-    native, sb3 = [], []  # (training, collection) rates per repeat
+    from train import check_device
+
+    for device in (args.native_device, args.sb3_device):
+        try:
+            check_device(device)  # a clear error before any run, and no silent fallback to the CPU
+        except ValueError as error:
+            parser.error(str(error))
+    native, sb3 = [], []  # (training rate, collection rate, device) per repeat
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
             native.append(native_rate(args, Path(tmp) / f"native{repeat}"))
             sb3.append(sb3_rate(args, Path(tmp) / f"sb3{repeat}"))
             print(f"repeat {repeat}: native {native[-1][0]:,.0f} steps/s (collecting {native[-1][1]:,.0f}), "
                   f"SB3 MaskablePPO {sb3[-1][0]:,.0f} steps/s (collecting {sb3[-1][1]:,.0f})")  # fmt: skip
-    print(f"{args.variant}, {args.players} players, vs {args.opponent}, medians of {args.repeats} repeats:")
+    print(f"{args.variant}, {args.players} players, vs {args.opponent}, native PPO on {native[0][2]}, "
+          f"SB3 MaskablePPO on {sb3[0][2]}, medians of {args.repeats} repeats:")  # fmt: skip
     for column, what in ((0, "training (rollouts and updates)"), (1, "collection (rollouts alone)")):
         n, s = statistics.median(r[column] for r in native), statistics.median(r[column] for r in sb3)
         # each repeat's two runs are back to back: their ratio is steadier than the medians' on a shared machine

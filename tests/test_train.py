@@ -40,6 +40,7 @@ def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
     out, summary = native_run
     assert summary["steps"] == 2048 and summary["updates"] == 4  # 64 games x 8 decisions per update
     assert summary["rollout_steps_per_second"] > summary["steps_per_second"] > 0  # collecting is part of training
+    assert summary["device"] == ("cuda" if torch.cuda.is_available() else "cpu")  # auto: a GPU when there is one
     rate, low, high = summary["evaluation"]["counter"]
     assert 0.0 <= low <= rate <= high <= 1.0
     assert all((out / name).is_file() for name in ("checkpoint.pt", "policy.pt", "learning_curve.png"))
@@ -314,3 +315,29 @@ def test_native_ppo_with_a_hint_records_it_and_resumes(tmp_path):
     records = play_games({"ppo": agent, "counter": make_agent("counter", seed=1)}, ["ppo", "counter", "counter"],
                          games=30)  # fmt: skip
     assert len(records) == 30  # an illegal action would raise
+
+
+def run_train_speed(*args):
+    import runpy
+    import sys
+    from pathlib import Path
+    from unittest import mock
+
+    script = Path(__file__).parents[1] / "benchmarks" / "train_speed.py"
+    with mock.patch.object(sys, "argv", [str(script), *args]):
+        runpy.run_path(str(script), run_name="__main__")
+
+
+def test_train_speed_benchmark_compares_both_trainers_and_names_their_devices(capsys):
+    run_train_speed("--repeats", "1", "--native-steps", str(2048 * 32), "--sb3-steps", str(256 * 64),
+                    "--native-device", "cpu", "--sb3-device", "cpu")  # fmt: skip
+    report = capsys.readouterr().out
+    assert "native PPO on cpu, SB3 MaskablePPO on cpu, medians of 1 repeats" in report
+    assert report.count("native / SB3 = ") == 2  # training, and collection alone
+
+
+def test_train_speed_benchmark_refuses_an_unknown_device(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        run_train_speed("--native-device", "tpu")
+    assert exit_info.value.code == 2
+    assert "device must be auto, cpu, cuda or cuda:N" in capsys.readouterr().err

@@ -495,7 +495,7 @@ def train(config: Config) -> dict[str, Any]:
     save(out / "checkpoint.pt")
     writer.close()
     return {
-        "updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out),
+        "updates": update, "steps": steps_done, "evaluation": evaluation, "out": str(out), "device": str(device),
         "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
         "rollout_steps_per_second": (steps_done - steps_at_start) / max(collect_seconds, 1e-9),
     }  # fmt: skip
