@@ -759,6 +759,15 @@ def test_sb3_vec_env_seed_gives_game_g_seed_plus_g():
     np.testing.assert_array_equal(obs, ref_obs)
 
 
+def test_sb3_vec_env_builds_without_warnings():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # SB3's VecEnv warns when render_mode is missing
+        vec_env = UnoSB3VecEnv("classic", 2, 4, opponents=RandomAgent(0))
+    assert vec_env.render_mode is None and vec_env.get_attr("render_mode") == [None] * 4
+
+
 def test_maskable_ppo_learns_on_the_sb3_vec_env():
     from sb3_contrib import MaskablePPO
 

@@ -68,6 +68,7 @@ class UnoSB3VecEnv(VecEnv):
             **env_options,
         )
         self.learner_seat = learner_seat
+        self.render_mode = None  # no frames to render (VecEnv asks before it sets it, and warns when it is missing)
         observation_space, action_space = _spaces(self.venv)
         super().__init__(num_envs, observation_space, action_space)
         self._actions = np.zeros(num_envs, np.int64)
