@@ -171,9 +171,10 @@ class Config:
 
 
 class League:
-    """Groups of games, each against one opponent; `self` opponents are frozen snapshots of the learner."""
+    """Groups of games, each against one opponent; `self` opponents are frozen snapshots of the learner, acting
+    on the learner's device (a GPU's, when it trains on one)."""
 
-    def __init__(self, config: Config, network: PolicyNetwork, rng: np.random.Generator):
+    def __init__(self, config: Config, network: PolicyNetwork, rng: np.random.Generator, device: str = "cpu"):
         self.config, self.rng = config, rng
         league = config.league_shares
         names = list(league)
@@ -184,7 +185,7 @@ class League:
         self.groups: list[tuple[str, UnoVectorEnv, Any]] = []
         for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
             if name == "self":
-                opponent = PolicyAgent(copy.deepcopy(network).cpu(), sample=True, seed=config.seed + i)
+                opponent = PolicyAgent(copy.deepcopy(network), sample=True, seed=config.seed + i, device=device)
             else:
                 opponent = make_agent(name, seed=config.seed + 1000 + i)
             venv = UnoVectorEnv(
@@ -362,7 +363,7 @@ def train(config: Config) -> dict[str, Any]:
         optimizer.load_state_dict(state["optimizer"])
         update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
         rng = np.random.default_rng([config.seed, update])
-    league = League(config, network, rng)
+    league = League(config, network, rng, str(device))
     if state is not None:
         league.snapshots = state["snapshots"]
         league.add_snapshot(network)
