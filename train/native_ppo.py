@@ -268,7 +268,9 @@ def minibatches(batch: dict[str, torch.Tensor], size: int):
 
 
 def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
-    """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses."""
+    """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses.
+
+    The losses are summed as tensors and read once at the end: `.item()` on a GPU waits for its queue."""
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
     steps = 0
     for _ in range(config.epochs):
@@ -292,13 +294,13 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
             torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
-                stats["policy_loss"] += policy_loss.item()
-                stats["value_loss"] += value_loss.item()
-                stats["entropy"] += entropy.item()
-                stats["approx_kl"] += ((ratio - 1) - log_ratio).mean().item()
-                stats["clip_fraction"] += ((ratio - 1).abs() > config.clip).float().mean().item()
+                stats["policy_loss"] += policy_loss
+                stats["value_loss"] += value_loss
+                stats["entropy"] += entropy
+                stats["approx_kl"] += ((ratio - 1) - log_ratio).mean()
+                stats["clip_fraction"] += ((ratio - 1).abs() > config.clip).float().mean()
             steps += 1
-    return {k: v / max(steps, 1) for k, v in stats.items()}
+    return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
 def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
@@ -313,11 +315,12 @@ def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor],
         (imitation_loss + config.value_coef * value_loss).backward()
         torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
         optimizer.step()
-        stats["imitation_loss"] += imitation_loss.item()
-        stats["imitation_accuracy"] += (logits.argmax(-1) == mb["actions"]).float().mean().item()
-        stats["value_loss"] += value_loss.item()
+        with torch.no_grad():  # summed as tensors, read once (see ppo_update)
+            stats["imitation_loss"] += imitation_loss
+            stats["imitation_accuracy"] += (logits.argmax(-1) == mb["actions"]).float().mean()
+            stats["value_loss"] += value_loss
         steps += 1
-    return {k: v / max(steps, 1) for k, v in stats.items()}
+    return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
 def parameters(network, critic) -> list[torch.nn.Parameter]:
