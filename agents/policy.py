@@ -1,14 +1,14 @@
 """Trained policies as agents: the network the native PPO trains, its file format, and the shipped policies.
 
 ```python
-from agents.policy import PolicyAgent
+from uno_env.agents.policy import PolicyAgent
 
 agent = PolicyAgent.shipped("classic")        # the policy shipped for the preset (any shipped player count)
-agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `python -m train.native_ppo`
+agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `python -m uno_env.train.native_ppo`
 ```
 
 `uno-arena --agents ppo:classic counter` seats the shipped policy; `ppo:PATH` seats a policy file, and
-`sb3:PATH` a MaskablePPO model saved by `python -m train.sb3_ppo`.
+`sb3:PATH` a MaskablePPO model saved by `python -m uno_env.train.sb3_ppo`.
 
 **The network** (`PolicyNetwork`): the int8 observation times a fixed per-entry scale (counts that can
 grow past a handful, such as hand sizes and the draw pile, are scaled down), an MLP trunk (ReLU), a
@@ -38,6 +38,7 @@ from uno_env import actions as A
 from uno_env import observation as O
 
 from .base import bind
+from .baselines import BASELINES
 
 POLICY_FORMAT = "uno-env-policy-1"
 SHIPPED_DIR = Path(__file__).parent / "policies"
@@ -125,7 +126,7 @@ def load_policy_file(path: str | Path) -> dict[str, Any]:
         raise ValueError(f"no policy file at {path}")
     data = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(data, dict) or data.get("format") != POLICY_FORMAT:
-        raise ValueError(f"{path} is not a uno-env policy file (written by train.native_ppo)")
+        raise ValueError(f"{path} is not a uno-env policy file (written by uno_env.train.native_ppo)")
     return data
 
 
@@ -177,9 +178,10 @@ class PolicyAgent:
         self.name = name or str(policy if not isinstance(policy, (dict, PolicyNetwork)) else "policy")
         self.adviser, self.adviser_bound = None, False
         if self.network.hint:
-            from .arena import make_agent  # arena imports this module
-
-            self.adviser = make_agent(self.network.hint, seed=0 if seed is None else seed)  # reproducible ties
+            if self.network.hint not in BASELINES:
+                raise ValueError(f"a policy's adviser (hint) is one of the baselines {', '.join(BASELINES)}, "
+                                 f"got {self.network.hint!r}")  # fmt: skip
+            self.adviser = BASELINES[self.network.hint](seed=0 if seed is None else seed)  # reproducible ties
             if self.adviser.observation != self.observation:
                 raise ValueError(f"the adviser {self.network.hint!r} reads {self.adviser.observation!r} observations, "
                                  f"the network {self.observation!r}")  # fmt: skip

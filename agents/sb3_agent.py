@@ -1,6 +1,6 @@
 """A Stable-Baselines3 MaskablePPO model as an agent (`uno-arena --agents sb3:runs/sb3_ppo/model.zip`).
 
-`train.sb3_ppo` saves `model.zip` with `model.json` (variant, players, observation level) beside it.
+`uno_env.train.sb3_ppo` saves `model.zip` with `model.json` (variant, players, observation level) beside it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class SB3Agent:
             path = Path(model)
             meta_path = path.with_suffix(".json")
             if not path.is_file() or not meta_path.is_file():
-                raise ValueError(f"no SB3 model at {path} (a model .zip with its .json, from train.sb3_ppo)")
+                raise ValueError(f"no SB3 model at {path} (a model .zip with its .json, from uno_env.train.sb3_ppo)")
             meta = json.loads(meta_path.read_text())
             observation, num_players = meta["observation"], meta["num_players"]
             model = MaskablePPO.load(path, device="cpu")

@@ -3,7 +3,7 @@
     python benchmarks/search_headroom.py --players 4 --deals 1200    # 4,800 games, about 9 minutes on 2 cores
     python benchmarks/search_headroom.py --players 2 --deals 2000    # 4,000 games, about 10 minutes
 
-One seat plays `agents.search` (determinized rollouts checking `counter`'s choices) against `counter`s; each
+One seat plays `uno_env.agents.search` (determinized rollouts checking `counter`'s choices) against `counter`s; each
 deal is played once with the searching seat in every position (as the arena's paired seeds do). Prints its
 share of wins with the 95% Wilson interval (fair share: 1 / players) and how often it overrode `counter`.
 """
@@ -16,8 +16,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
-from agents.ratings import wilson_interval
-from agents.search import run_block
+from uno_env.agents.ratings import wilson_interval
+from uno_env.agents.search import run_block
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 def native_rate(args, out: Path) -> tuple[float, float, str]:
     """(training, collection) steps per second of the native trainer, and its device."""
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
     config = native_ppo.Config(
         variant=args.variant, players=args.players, league=(f"{args.opponent}:1",), total_steps=args.native_steps,
@@ -43,8 +43,8 @@ def sb3_rate(args, out: Path) -> tuple[float, float, str]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from agents.arena import make_agent
-    from train.sb3_ppo import Config
+    from uno_env.agents.registry import make_agent
+    from uno_env.train.sb3_ppo import Config
     from uno_env.wrappers import UnoSB3VecEnv
 
     class RolloutTimer(BaseCallback):
@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--native-device", default="auto", help="the native trainer's --device (auto, cpu, cuda[:N])")
     parser.add_argument("--sb3-device", default="auto", help="MaskablePPO's device (auto, cpu, cuda[:N])")
     args = parser.parse_args()
-    from train import check_device
+    from uno_env.train import check_device
 
     for device in (args.native_device, args.sb3_device):
         try:

@@ -37,7 +37,7 @@ def vector_rate(env: UnoVectorEnv, steps: int, seed: int) -> float:
 def maskable_ppo_rate(num_envs: int, timesteps: int) -> float:
     from sb3_contrib import MaskablePPO
 
-    from agents import RandomAgent
+    from uno_env.agents import RandomAgent
     from uno_env.wrappers import UnoSB3VecEnv
 
     env = UnoSB3VecEnv("classic", 2, num_envs, opponents=RandomAgent(0), seed=0)

@@ -1,4 +1,4 @@
-"""The rule-based baselines (`agents.naive`, `agents.greedy`, `agents.counter`).
+"""The rule-based baselines (`uno_env.agents.naive`, `uno_env.agents.greedy`, `uno_env.agents.counter`).
 
 Legality over many random decisions in every preset, player count and phase; determinism for a seed; the
 information test (an agent's actions do not change with what its seat cannot see, fed even `seer`
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import uno_env
-from agents import CounterAgent, GreedyAgent, NaiveAgent, RandomAgent
 from uno_env import actions as A
 from uno_env import observation as O
+from uno_env.agents import CounterAgent, GreedyAgent, NaiveAgent, RandomAgent
 from uno_env.engine import wild_draw_four_legal
 from uno_env.game import GameBatch
 from uno_env.rules import make_rules

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from agents.ratings import (
+from uno_env.agents.ratings import (
     AgentSummary,
     GameRecord,
     bradley_terry,

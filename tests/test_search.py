@@ -1,10 +1,10 @@
-"""`agents.search`: the determinized-rollout search that gauges the room above `counter`."""
+"""`uno_env.agents.search`: the determinized-rollout search that gauges the room above `counter`."""
 
 from __future__ import annotations
 
 import math
 
-from agents.search import run_block
+from uno_env.agents.search import run_block
 
 
 def test_an_unreachable_threshold_plays_counter_exactly():

@@ -14,10 +14,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
 
 import uno_env
-from agents import RandomAgent
 from uno_env import IllegalActionError
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.agents import RandomAgent
 from uno_env.vector import UnoVectorEnv
 from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv
 

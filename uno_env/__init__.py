@@ -13,8 +13,6 @@ import os as _os
 # threads while a trainer alternates between the two (on 2 cores spinning made training ~70x slower).
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from pettingzoo import register as _register  # noqa: E402
-
 from .actions import NUM_ACTIONS, PHASE_NAMES, action_id, action_names
 from .aec import env, raw_env
 from .cards import NUM_KINDS, parse_card
@@ -22,9 +20,20 @@ from .game import Game, GameBatch, IllegalActionError
 from .observation import observation_layout
 from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
 
-_register("aec", "uno_env/uno_v0", entry_point="uno_env.aec:env")
 
-__version__ = "0.1.0"
+def _register_with_pettingzoo() -> None:
+    """Register uno_v0 in PettingZoo's registry, which exists from pettingzoo 1.27 on; older versions (AgileRL pins
+    one) have none, and `uno_env.env()` works the same without it."""
+    try:
+        from pettingzoo import register
+    except ImportError:
+        return
+    register("aec", "uno_env/uno_v0", entry_point="uno_env.aec:env")
+
+
+_register_with_pettingzoo()
+
+__version__ = "0.2.0"
 
 __all__ = [
     "Game",

@@ -2,7 +2,7 @@
 
 ```python
 from uno_env.vector import UnoVectorEnv
-from agents import RandomAgent
+from uno_env.agents import RandomAgent
 
 venv = UnoVectorEnv("unocorns", num_players=4, num_envs=4096, learner_seats=[0], opponents=RandomAgent(1))
 obs, masks = venv.reset(seed=0)                  # (B, L) int8, (B, 77) int8: each game's learner decision
@@ -11,7 +11,7 @@ obs, masks, rewards, terminated, truncated, info = venv.step(actions)
 
 **Seats.** `learner_seats` are played by the caller ("all" for self-play); every other seat is played by
 `opponents`: one agent for all of them, or a dict seat -> agent (agents follow the protocol of
-`agents.base.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
+`uno_env.agents.base.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
 in `venv.seats`), then lets the opponents play, batched, until every game waits on a learner seat again.
 
 **Rewards** are per seat: `rewards[g, s]` is what seat s earned in game g during this step (see
@@ -53,7 +53,7 @@ def illegal_flags(s, cfg, games, actions, flags):
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
     for i in range(games.shape[0]):
         a = actions[i]
-        E._fill_mask(s[games[i]], c, m)
+        E.fill_mask(s[games[i]], c, m)
         flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
 
 
@@ -75,7 +75,7 @@ RESULT_DTYPE = np.dtype(
 def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
     rounds_before = st.rounds
-    E._step_game(st, c, action)
+    E.step_game(st, c, action)
     R.add_step_rewards(st, c, kind, rounds_before, rewards[g])
     if st.done:
         result = results[g]
@@ -88,9 +88,9 @@ def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, fin
         result.length = st.steps
         result.scores[:] = st.scores
         result.winners[:] = st.winners
-        O._encode(st, c, final_seat[g], level, off, final_obs[g])
+        O.encode(st, c, final_seat[g], level, off, final_obs[g])
         seeds[g] = E.next_episode_seed(seeds[g])
-        E._reset_game(st, c, seeds[g])
+        E.reset_game(st, c, seeds[g])
 
 
 @njit(cache=True)
@@ -119,8 +119,8 @@ def settle(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, fin
 
 @njit(cache=True)
 def _observe_game(st, c, level, off, obs, mask):
-    O._encode(st, c, st.seat, level, off, obs)
-    E._fill_mask(st, c, mask)
+    O.encode(st, c, st.seat, level, off, obs)
+    E.fill_mask(st, c, mask)
     return st.seat
 
 
@@ -149,7 +149,7 @@ def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
 def reset_all(s, cfg, seeds):
     c = cfg[0]
     for g in range(s.shape[0]):
-        E._reset_game(s[g], c, seeds[g])
+        E.reset_game(s[g], c, seeds[g])
 
 
 class UnoVectorEnv:
@@ -211,7 +211,7 @@ class UnoVectorEnv:
             level: O.ObservationSpec(level, n) for level in {agent.observation for agent in self.opponents.values()}
         }
         for agent in self.opponents.values():
-            if hasattr(agent, "bind"):  # the agent protocol's optional hook (agents.base.bind)
+            if hasattr(agent, "bind"):  # the agent protocol's optional hook (uno_env.agents.base.bind)
                 agent.bind(self._opponent_specs[agent.observation], self.rules)
 
     # ------------------------------------------------------------------ setup

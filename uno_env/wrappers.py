@@ -2,7 +2,7 @@
 
 ```python
 from sb3_contrib import MaskablePPO
-from agents import RandomAgent
+from uno_env.agents import RandomAgent  # any agent of the agent protocol
 from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv
 
 vec_env = UnoSB3VecEnv("classic", num_players=2, num_envs=256, opponents=RandomAgent(0))
@@ -40,9 +40,7 @@ def _spaces(venv: UnoVectorEnv) -> tuple[spaces.Box, spaces.Discrete]:
 def _default_opponents(opponents: Any, seed: int | None) -> Any:
     if opponents is not None:
         return opponents
-    from agents import RandomAgent
-
-    return RandomAgent(seed)
+    return A.RandomPlay(seed)
 
 
 class UnoSB3VecEnv(VecEnv):
