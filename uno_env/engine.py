@@ -23,9 +23,10 @@ from numba import njit, prange
 
 from . import actions as A
 from . import cards as C
+from . import rules as R
 
-MAX_PLAYERS = 10
-MAX_DECK = 256
+MAX_PLAYERS = R.MAX_PLAYERS
+MAX_DECK = R.MAX_DECK_SIZE
 
 STATE_DTYPE = np.dtype(
     [
@@ -70,35 +71,30 @@ STATE_DTYPE = np.dtype(
     align=True,
 )
 
+# The rule set as the compiled code reads it: one field per rule option, named as the option (a "choice"
+# option holds the index of its value in the option's choices), then what the game adds.
 CONFIG_DTYPE = np.dtype(
-    [
-        ("emoji_face_fail_rate", np.float64),
-        ("uno_catch_rate", np.float64),
-        ("target_score", np.int32),
-        ("max_steps", np.int32),
-        ("counts", np.int16, (C.NUM_KINDS,)),
-        ("points", np.int32, (C.NUM_KINDS,)),
+    [option.engine_dtype for option in R.OPTIONS]
+    + [
         ("num_players", np.int8),
-        ("two_player_reverse_is_skip", np.int8),
-        ("stack_draw_two", np.int8),
-        ("challenge", np.int8),
-        ("narwhal_includes_player", np.int8),
-        ("uno_explicit", np.int8),
-        ("penalty_scoring", np.int8),
-        ("match", np.int8),
-        ("hand_size", np.int16),
-        ("uno_penalty", np.int16),
+        ("match", np.int8),  # episode="match": rounds until target_score
+        ("max_steps", np.int32),
         ("deck_size", np.int16),
     ],
     align=True,
 )
+UNO_EXPLICIT = R.UNO_CALLS.index("explicit")
+PENALTY_SCORING = R.SCORINGS.index("penalty")
 
 # What a turn does to the next player when it ends.
 EFFECT_NONE, EFFECT_SKIP, EFFECT_DRAW, EFFECT_CHALLENGE, EFFECT_STACK, EFFECT_FACE = range(6)
 # What follows the colour choice.
 THEN_END_TURN, THEN_BEGIN_TURN = 0, 1
 
-PLAY, COLOR, DRAWN, CHALLENGE_PHASE, GUESS, GIVE, SWAP_PHASE, EMOJI_PHASE, UNO_PHASE, OVER = range(10)
+# The phases are defined in `actions`; short local names for the kernels.
+PLAY, COLOR, DRAWN, CHALLENGE_PHASE = A.PHASE_PLAY, A.PHASE_COLOR, A.PHASE_DRAWN, A.PHASE_CHALLENGE
+GUESS, GIVE, SWAP_PHASE, EMOJI_PHASE = A.PHASE_GUESS, A.PHASE_GIVE, A.PHASE_SWAP, A.PHASE_EMOJI
+UNO_PHASE, OVER = A.PHASE_UNO, A.PHASE_OVER
 NK = C.NUM_KINDS
 NCK = C.NUM_COLORED_KINDS
 RPC = C.RANKS_PER_COLOR
@@ -175,7 +171,7 @@ def _next_seat(st, c, seat):
 
 
 @njit(cache=True)
-def _hand_count(st, seat):
+def hand_count(st, seat):
     n = 0
     for k in range(NK):
         n += st.hand[seat, k]
@@ -201,7 +197,7 @@ def _oldest_forehead(st, seat):
 
 @njit(cache=True)
 def _card_total(st, seat):
-    return _hand_count(st, seat) + _forehead_count(st, seat)
+    return hand_count(st, seat) + _forehead_count(st, seat)
 
 
 @njit(cache=True)
@@ -246,7 +242,7 @@ def _playable(st, c, seat, kind):
     if kind >= NCK:
         if kind == C.EMOJI:
             return _holds_number(st, seat)
-        if kind == W4 and c.challenge == 0:
+        if kind == W4 and c.challenge_wild_draw_four == 0:
             return wild_draw_four_legal(st.hand[seat], st.color)
         return True
     if kind // RPC == st.color:
@@ -348,7 +344,7 @@ def _clear_round(st):
 def _fill_deck(st, c):
     n = 0
     for k in range(NK):
-        for _ in range(c.counts[k]):
+        for _ in range(c.card_counts[k]):
             st.draw_pile[n] = k
             n += 1
     st.draw_len = n
@@ -488,14 +484,14 @@ def _finish_round(st, c, winner):
     held = np.zeros(nplayers, np.int64)
     for p in range(nplayers):
         for k in range(NK):
-            held[p] += st.hand[p, k] * c.points[k]
+            held[p] += st.hand[p, k] * c.card_points[k]
     for i in range(st.fh_len):
-        held[st.fh_seat[i]] += c.points[st.fh_card[i]]
+        held[st.fh_seat[i]] += c.card_points[st.fh_card[i]]
     won = 0
     for p in range(nplayers):
         if p != winner:
             won += held[p]
-    if c.penalty_scoring:
+    if c.scoring == PENALTY_SCORING:
         for p in range(nplayers):
             st.scores[p] += held[p]
     else:
@@ -508,7 +504,7 @@ def _finish_round(st, c, winner):
         st.winners[winner] = 1
         _end_episode(st)
         return
-    if c.penalty_scoring:
+    if c.scoring == PENALTY_SCORING:
         reached = False
         lowest = st.scores[0]
         for p in range(nplayers):
@@ -551,7 +547,7 @@ def _advance(st, c):
 @njit(cache=True)
 def _end_turn(st, c):
     """The turn's last decision is made: the UNO call if due, then on to the next player."""
-    if c.uno_explicit and st.uno_due and _card_total(st, st.seat) == 1:
+    if c.uno_call == UNO_EXPLICIT and st.uno_due and _card_total(st, st.seat) == 1:
         st.phase = UNO_PHASE
         return
     _advance(st, c)
@@ -627,7 +623,7 @@ def _play_card(st, c, seat, kind):
         return
     st.phase = COLOR
     if kind == W4:
-        if c.challenge:
+        if c.challenge_wild_draw_four:
             st.effect = EFFECT_CHALLENGE
         else:
             st.effect = EFFECT_DRAW
@@ -822,7 +818,7 @@ def _skip_turn_drawn(st, c, seat, n):
 
 
 @njit(cache=True)
-def _step_game(st, c, action):
+def step_game(st, c, action):
     _apply(st, c, action)
     st.steps += 1
     if not st.done and st.steps >= c.max_steps:
@@ -834,7 +830,7 @@ def _step_game(st, c, action):
 
 
 @njit(cache=True)
-def _fill_mask(st, c, m):
+def fill_mask(st, c, m):
     """Write the legal actions of the deciding seat into `m` (length NUM_ACTIONS)."""
     m[:] = 0
     seat = st.seat
@@ -984,7 +980,7 @@ def _new_episode(st, seed):
 
 
 @njit(cache=True)
-def _reset_game(st, c, seed):
+def reset_game(st, c, seed):
     _new_episode(st, seed)
     st.dealer = _choose_dealer(st, c)
     _deal_round(st, c)
@@ -996,7 +992,7 @@ def reset_games(s, cfg, seeds, which):
     c = cfg[0]
     for g in range(s.shape[0]):
         if which[g]:
-            _reset_game(s[g], c, seeds[g])
+            reset_game(s[g], c, seeds[g])
 
 
 @njit(cache=True)
@@ -1031,7 +1027,7 @@ def setup_dealt(s, cfg, g, seed, dealer, hands, fh_cards, fh_seats, top_first, r
 def fill_masks(s, cfg, out):
     c = cfg[0]
     for g in range(s.shape[0]):
-        _fill_mask(s[g], c, out[g])
+        fill_mask(s[g], c, out[g])
 
 
 @njit(cache=True)
@@ -1043,7 +1039,7 @@ def first_illegal(s, cfg, actions):
         a = actions[g]
         if a < 0 or a >= A.NUM_ACTIONS:
             return g
-        _fill_mask(s[g], c, m)
+        fill_mask(s[g], c, m)
         if m[a] == 0:
             return g
     return -1
@@ -1066,10 +1062,10 @@ def step_one(s, cfg, g, action, status):
     if action < 0 or action >= A.NUM_ACTIONS:
         return False
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
-    _fill_mask(st, c, m)
+    fill_mask(st, c, m)
     if m[action] == 0:
         return False
-    _step_game(st, c, action)
+    step_game(st, c, action)
     status[STATUS_SEAT] = st.seat
     status[STATUS_DONE] = st.done
     status[STATUS_TRUNCATED] = st.truncated
@@ -1104,7 +1100,7 @@ def apply_actions(s, cfg, actions):
     """Apply one action per game; every action must be legal (see `first_illegal`)."""
     c = cfg[0]
     for g in range(s.shape[0]):
-        _step_game(s[g], c, actions[g])
+        step_game(s[g], c, actions[g])
 
 
 @njit(cache=True)
@@ -1136,7 +1132,7 @@ def check_game(st, c):
                 return BAD_SEAT
             seen[k] += st.hand[p, k]
     for k in range(NK):
-        if seen[k] != c.counts[k]:
+        if seen[k] != c.card_counts[k]:
             return BAD_CARD_COUNT
     for o in range(nplayers):
         for h in range(nplayers):
@@ -1157,7 +1153,7 @@ def check_game(st, c):
         if st.color < 0 and not (st.phase == COLOR and st.color_then == THEN_BEGIN_TURN):
             return BAD_COLOR
         m = np.zeros(A.NUM_ACTIONS, np.uint8)
-        _fill_mask(st, c, m)
+        fill_mask(st, c, m)
         if m.sum() == 0:
             return NO_LEGAL_ACTION
     return OK
@@ -1190,9 +1186,9 @@ def random_play(s, cfg, steps, seeds, agent_rng, validate, errors):
             if st.done:
                 finished[g] += 1
                 seeds[g] = next_episode_seed(seeds[g])
-                _reset_game(st, c, seeds[g])
+                reset_game(st, c, seeds[g])
                 last_scores[:] = 0
-            _fill_mask(st, c, m)
+            fill_mask(st, c, m)
             n = 0
             for a in range(A.NUM_ACTIONS):
                 if m[a]:
@@ -1200,7 +1196,7 @@ def random_play(s, cfg, steps, seeds, agent_rng, validate, errors):
                     n += 1
             agent_rng[g] = next_episode_seed(agent_rng[g])
             pick = np.int64(((agent_rng[g] >> _S32) * np.uint64(n)) >> _S32)
-            _step_game(st, c, legal[pick])
+            step_game(st, c, legal[pick])
             if validate:
                 code = check_game(st, c)
                 for p in range(MAX_PLAYERS):

@@ -29,7 +29,7 @@ import numpy as np
 from . import actions as A
 from . import cards as C
 from . import engine as E
-from .rules import RuleSet, make_rules
+from .rules import OPTIONS, RuleSet, make_rules
 
 EPISODES = ("round", "match")
 DEFAULT_MAX_STEPS = 10_000
@@ -66,26 +66,14 @@ def make_config(rules: RuleSet, num_players: int, episode: str = "round", max_st
         raise ValueError(f"episode must be one of {', '.join(map(repr, EPISODES))}, got {episode!r}")
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
-    config = np.zeros(1, E.CONFIG_DTYPE).view(np.recarray)
-    c = config[0]
-    c.counts[:] = rules.card_counts
-    c.points[:] = rules.card_points
-    c.num_players = num_players
-    c.hand_size = rules.hand_size
-    c.deck_size = rules.deck_size
-    c.two_player_reverse_is_skip = rules.two_player_reverse_is_skip
-    c.stack_draw_two = rules.stack_draw_two
-    c.challenge = rules.challenge_wild_draw_four
-    c.narwhal_includes_player = rules.narwhal_includes_player
-    c.emoji_face_fail_rate = rules.emoji_face_fail_rate
-    c.uno_explicit = rules.uno_call == "explicit"
-    c.uno_catch_rate = rules.uno_catch_rate
-    c.uno_penalty = rules.uno_penalty
-    c.target_score = rules.target_score
-    c.penalty_scoring = rules.scoring == "penalty"
-    c.match = episode == "match"
-    c.max_steps = max_steps
-    return config
+    config = np.zeros(1, E.CONFIG_DTYPE)
+    for option in OPTIONS:  # one config field per rule option, of the same name
+        config[0][option.name] = option.engine_value(getattr(rules, option.name))
+    config[0]["num_players"] = num_players
+    config[0]["deck_size"] = rules.deck_size
+    config[0]["match"] = episode == "match"
+    config[0]["max_steps"] = max_steps
+    return config.view(np.recarray)
 
 
 def _resolve_rules(rules: RuleSet | str | None, options: dict[str, Any]) -> RuleSet:

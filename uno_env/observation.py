@@ -4,29 +4,8 @@ Seats are relative to the observer: row 0 is the observer, row 1 its left (seat 
 absolute seat or dealer index appears, so the same situation looks the same from every seat. N is the
 number of players. Totals (hand sizes, pile size, pending draw, scores) are clipped to 127.
 
-| field                | shape    | level     | meaning                                                    |
-|----------------------|----------|-----------|------------------------------------------------------------|
-| `hand`               | (59,)    | minimal   | own hand: copies of each card kind                          |
-| `top_card`           | (59,)    | minimal   | the top of the discard pile, one-hot                        |
-| `color`              | (4,)     | minimal   | the active colour, one-hot (all zero before it is chosen)  |
-| `phase`              | (10,)    | minimal   | the phase, one-hot (another seat's `drawn` shows as `play`) |
-| `deciding`           | (N,)     | minimal   | whose decision it is, one-hot by relative seat             |
-| `direction`          | (1,)     | minimal   | +1 (to the left) or -1                                     |
-| `pending_draw`       | (1,)     | minimal   | the sum of a pending Draw Two stack                        |
-| `drawn_card`         | (59,)    | minimal   | the card the observer just drew, in its `drawn` phase      |
-| `draw_pile_size`     | (1,)     | minimal   | cards in the draw pile                                     |
-| `hand_sizes`         | (N,)     | minimal   | cards in each seat's hand                                  |
-| `forehead_counts`    | (N,)     | minimal   | Narwhal forehead cards of each seat                        |
-| `foreheads`          | (N, 59)  | minimal   | the forehead cards of each seat; row 0 (own) only at `seer` |
-| `emoji_face`         | (N,)     | minimal   | 1 for a seat that owes the emoji-face check                |
-| `scores`             | (N,)     | minimal   | match score (or penalty tally) in percent of the target    |
-| `discard_pile`       | (59,)    | knowledge | the discard pile: the cards played since the last reshuffle |
-| `wrong_guesses`      | (4, 4)   | knowledge | colours guessed wrong for own forehead cards, oldest 4     |
-| `known_cards`        | (N, 59)  | knowledge | cards the observer knows each seat holds, not played since |
-| `last_action`        | (N, 77)  | knowledge | each seat's last public action this round, one-hot         |
-| `w4_previous_color`  | (4,)     | knowledge | the colour active before the last Wild Draw Four, one-hot  |
-| `hands`              | (N, 59)  | seer      | every seat's hand                                          |
-| `draw_pile`          | (59,)    | seer      | the cards in the draw pile                                 |
+The fields are one table in code, `FIELDS` (name, shape, first level, meaning), appended to this docstring
+as markdown (`fields_markdown()`).
 
 `known_cards` come from an Urrrhhh the observer gave, a Swap it took part in, or a challenge it made.
 
@@ -47,31 +26,32 @@ from . import engine as E
 LEVELS = ("minimal", "knowledge", "seer")
 WRONG_GUESS_SLOTS = 4
 
-# (name, shape with "N" for the number of players, first level that has it), in vector order.
+# The observation table, in vector order: (name, shape with "N" for the number of players, first level that
+# has it, meaning). The encoder, `observation_layout` and the documented table (`fields_markdown`) are made from it.
 FIELDS = (
-    ("hand", (C.NUM_KINDS,), 0),
-    ("top_card", (C.NUM_KINDS,), 0),
-    ("color", (C.NUM_COLORS,), 0),
-    ("phase", (len(A.PHASE_NAMES),), 0),
-    ("deciding", ("N",), 0),
-    ("direction", (1,), 0),
-    ("pending_draw", (1,), 0),
-    ("drawn_card", (C.NUM_KINDS,), 0),
-    ("draw_pile_size", (1,), 0),
-    ("hand_sizes", ("N",), 0),
-    ("forehead_counts", ("N",), 0),
-    ("foreheads", ("N", C.NUM_KINDS), 0),
-    ("emoji_face", ("N",), 0),
-    ("scores", ("N",), 0),
-    ("discard_pile", (C.NUM_KINDS,), 1),
-    ("wrong_guesses", (WRONG_GUESS_SLOTS, C.NUM_COLORS), 1),
-    ("known_cards", ("N", C.NUM_KINDS), 1),
-    ("last_action", ("N", A.NUM_ACTIONS), 1),
-    ("w4_previous_color", (C.NUM_COLORS,), 1),
-    ("hands", ("N", C.NUM_KINDS), 2),
-    ("draw_pile", (C.NUM_KINDS,), 2),
+    ("hand", (C.NUM_KINDS,), 0, "own hand: copies of each card kind"),
+    ("top_card", (C.NUM_KINDS,), 0, "the top of the discard pile, one-hot"),
+    ("color", (C.NUM_COLORS,), 0, "the active colour, one-hot (all zero before it is chosen)"),
+    ("phase", (len(A.PHASE_NAMES),), 0, "the phase, one-hot (another seat's `drawn` shows as `play`)"),
+    ("deciding", ("N",), 0, "whose decision it is, one-hot by relative seat"),
+    ("direction", (1,), 0, "+1 (to the left) or -1"),
+    ("pending_draw", (1,), 0, "the sum of a pending Draw Two stack"),
+    ("drawn_card", (C.NUM_KINDS,), 0, "the card the observer just drew, in its `drawn` phase"),
+    ("draw_pile_size", (1,), 0, "cards in the draw pile"),
+    ("hand_sizes", ("N",), 0, "cards in each seat's hand"),
+    ("forehead_counts", ("N",), 0, "Narwhal forehead cards of each seat"),
+    ("foreheads", ("N", C.NUM_KINDS), 0, "the forehead cards of each seat; row 0 (own) only at `seer`"),
+    ("emoji_face", ("N",), 0, "1 for a seat that owes the emoji-face check"),
+    ("scores", ("N",), 0, "match score (or penalty tally) in percent of the target"),
+    ("discard_pile", (C.NUM_KINDS,), 1, "the discard pile: the cards played since the last reshuffle"),
+    ("wrong_guesses", (WRONG_GUESS_SLOTS, C.NUM_COLORS), 1, "colours guessed wrong for own forehead cards, oldest 4"),
+    ("known_cards", ("N", C.NUM_KINDS), 1, "cards the observer knows each seat holds, not played since"),
+    ("last_action", ("N", A.NUM_ACTIONS), 1, "each seat's last public action this round, one-hot"),
+    ("w4_previous_color", (C.NUM_COLORS,), 1, "the colour active before the last Wild Draw Four, one-hot"),
+    ("hands", ("N", C.NUM_KINDS), 2, "every seat's hand"),
+    ("draw_pile", (C.NUM_KINDS,), 2, "the cards in the draw pile"),
 )
-FIELD_NAMES = tuple(name for name, _, _ in FIELDS)
+FIELD_NAMES = tuple(row[0] for row in FIELDS)
 (
     F_HAND,
     F_TOP,
@@ -97,6 +77,19 @@ FIELD_NAMES = tuple(name for name, _, _ in FIELDS)
 ) = range(len(FIELDS))
 
 
+def fields_markdown() -> str:
+    """The observation table as markdown: field, shape, first level, meaning (N: the number of players)."""
+    rows = ["| field | shape | level | meaning |", "|---|---|---|---|"]
+    for name, shape, first_level, meaning in FIELDS:
+        dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+        rows.append(f"| `{name}` | ({dims}) | {LEVELS[first_level]} | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+if __doc__:  # None under python -OO
+    __doc__ += "\n" + fields_markdown()
+
+
 def level_index(level: str) -> int:
     if level not in LEVELS:
         raise ValueError(f"observation level must be one of {', '.join(LEVELS)}, got {level!r}")
@@ -108,7 +101,7 @@ def observation_layout(level: str, num_players: int) -> dict[str, tuple[slice, t
     depth = level_index(level)
     layout = {}
     at = 0
-    for name, shape, first_level in FIELDS:
+    for name, shape, first_level, _ in FIELDS:
         if first_level > depth:
             continue
         dims = tuple(num_players if d == "N" else d for d in shape)
@@ -157,7 +150,7 @@ def _clip(x):
 
 
 @njit(cache=True)
-def _encode(st, c, observer, level, off, out):
+def encode(st, c, observer, level, off, out):
     """Write seat `observer`'s observation of game `st` into `out` (see the table above).
 
     Per-kind counts need no clipping: a deck holds at most 100 copies of a kind (`rules`).
@@ -182,7 +175,7 @@ def _encode(st, c, observer, level, off, out):
     out[off[F_PILE_SIZE]] = _clip(st.draw_len)
     for seat in range(n):
         rel = (seat - observer) % n
-        out[off[F_HAND_SIZES] + rel] = _clip(E._hand_count(st, seat))
+        out[off[F_HAND_SIZES] + rel] = _clip(E.hand_count(st, seat))
         out[off[F_FACE] + rel] = st.face[seat]
         out[off[F_SCORES] + rel] = _clip(np.int64(st.scores[seat]) * 100 // c.target_score)
     for i in range(st.fh_len):
@@ -223,7 +216,7 @@ def encode_batch(s, cfg, observers, level, off, out):
     """out[g] = the observation of seat observers[g] in game g."""
     c = cfg[0]
     for g in range(s.shape[0]):
-        _encode(s[g], c, observers[g], level, off, out[g])
+        encode(s[g], c, observers[g], level, off, out[g])
 
 
 @njit(cache=True)
@@ -232,12 +225,12 @@ def observe_one(s, cfg, g, observer, level, off, out, mask):
     unless it is deciding). Returns the deciding seat (or -1 once the episode is over)."""
     st = s[g]
     c = cfg[0]
-    _encode(st, c, observer, level, off, out)
+    encode(st, c, observer, level, off, out)
     if st.done:
         mask[:] = 0
         return -1
     if st.seat == observer:
-        E._fill_mask(st, c, mask)
+        E.fill_mask(st, c, mask)
     else:
         mask[:] = 0
     return st.seat

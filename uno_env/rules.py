@@ -1,25 +1,10 @@
-"""Rule sets: the five presets and every option of the project's rules (RULES.md), validated.
+"""Rule sets: the five presets and every option of the project's rules, validated.
 
-A rule set is a preset (which fixes the colour names and the default deck) plus options:
-
-| option                       | default                  | meaning                                              |
-|------------------------------|--------------------------|------------------------------------------------------|
-| `two_player_reverse_is_skip` | True                     | with 2 players a Reverse also skips the other player |
-| `card_counts`                | the preset's deck        | copies of each card kind in the deck                 |
-| `card_points`                | see below                | points of each kind                                  |
-| `hand_size`                  | 7                        | cards dealt to each player                           |
-| `stack_draw_two`             | False (True in `swap`)   | a Draw Two may be answered with a Draw Two           |
-| `challenge_wild_draw_four`   | True                     | a Wild Draw Four may be challenged (and played illegally) |
-| `narwhal_includes_player`    | True                     | the Narwhal's player gets a forehead card too, last  |
-| `emoji_face_fail_rate`       | 0.0                      | chance that a player fails to keep the emoji face    |
-| `uno_call`                   | "auto"                   | "auto" (always called) or "explicit" (a `uno` decision) |
-| `uno_catch_rate`             | 1.0                      | chance that a missed UNO call is caught              |
-| `uno_penalty`                | 2 (4 in `swap`)          | cards drawn by a player caught not calling UNO       |
-| `target_score`               | 500                      | the score that ends a match                          |
-| `scoring`                    | "winner_takes"           | or "penalty": lowest running tally of own points wins |
-
-Points by default: numbers their face value (5 each in `emoji`), Skip/Reverse/Draw Two 20, wild cards 50
-(Wild Customizable and Wild Swap 40 in `swap`).
+A rule set is a preset (which fixes the colour names and the default deck) plus options. The options are
+one table, `OPTIONS`: each row gives an option's name (the keyword argument everywhere: `make_rules`,
+`Game`, `env()`, `--option NAME=VALUE`, and the engine's config field), its type and allowed values, its
+default in each preset and its meaning. The `RuleSet` fields, the validation, the engine config and the
+documented table (`options_markdown()`) are all made from it.
 
 `card_counts` and `card_points` take a partial mapping that overrides the preset: keys are card codes
 (`"R5"`, `"WN"`) or a bare rank (`"5"`, `"S"`, `"R"`, `"+2"`) meaning that rank in every colour. Any preset
@@ -28,15 +13,21 @@ can add any special card this way, e.g. ``make_rules("classic", card_counts={"WN
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, make_dataclass
+from types import MappingProxyType
 from typing import Any
+
+import numpy as np
 
 from . import cards as C
 
+# The limits of the engine's fixed-size state; defined here once (the engine sizes its arrays by them).
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
 MAX_DECK_SIZE = 256
 MAX_COPIES_PER_KIND = 100
-MAX_PLAYERS = 10
-MIN_PLAYERS = 2
+MAX_CARD_POINTS = 10_000
 
 PRESETS = ("classic", "unocorns", "monster_high", "emoji", "swap")
 _PRESET_COLORS = {
@@ -54,7 +45,6 @@ _PRESET_SPECIALS = {
     "swap": {"WS": 2, "WC": 2},
 }
 _PRESET_POINTS = {"emoji": {str(n): 5 for n in range(10)}, "swap": {"WC": 40, "WS": 40}}
-_PRESET_OPTIONS: dict[str, dict[str, Any]] = {"swap": {"stack_draw_two": True, "uno_penalty": 4}}
 
 
 def _standard_counts() -> list[int]:
@@ -95,25 +85,135 @@ def _apply_overrides(base: list[int], overrides, colors, option: str, high: int)
     return tuple(values)
 
 
-@dataclass(frozen=True)
-class RuleSet:
-    """A validated rule set. Build it with `make_rules`; `card_counts`/`card_points` are per kind id."""
+def _deck_of(preset: str) -> tuple[int, ...]:
+    return _apply_overrides(
+        _standard_counts(), _PRESET_SPECIALS[preset], _PRESET_COLORS[preset], "card_counts", MAX_COPIES_PER_KIND
+    )
 
-    preset: str = "classic"
-    colors: tuple[str, ...] = C.RED_COLORS
-    two_player_reverse_is_skip: bool = True
-    card_counts: tuple[int, ...] = field(default_factory=lambda: tuple(_standard_counts()))
-    card_points: tuple[int, ...] = field(default_factory=lambda: tuple(_standard_points()))
-    hand_size: int = 7
-    stack_draw_two: bool = False
-    challenge_wild_draw_four: bool = True
-    narwhal_includes_player: bool = True
-    emoji_face_fail_rate: float = 0.0
-    uno_call: str = "auto"
-    uno_catch_rate: float = 1.0
-    uno_penalty: int = 2
-    target_score: int = 500
-    scoring: str = "winner_takes"
+
+def _points_of(preset: str) -> tuple[int, ...]:
+    return _apply_overrides(
+        _standard_points(), _PRESET_POINTS.get(preset, {}), _PRESET_COLORS[preset], "card_points", MAX_CARD_POINTS
+    )
+
+
+@dataclass(frozen=True)
+class Option:
+    """One row of the option table: a rule option's name, type, allowed values, defaults and meaning.
+
+    `kind` is "bool", "int" (from `low` to `high`), "rate" (a number from 0.0 to 1.0), "choice" (one of
+    `choices`; the engine stores its index) or "cards" (a value per card kind, given as a partial mapping
+    of card codes or bare ranks to ints from 0 to `high`, applied over the preset's own).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    meaning: str
+    preset_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    default_of_preset: Callable[[str], Any] | None = None  # "cards": the preset's own values
+
+    def default_for(self, preset: str) -> Any:
+        """This option's value in `preset` when nobody sets it."""
+        if self.default_of_preset is not None:
+            return self.default_of_preset(preset)
+        return self.preset_defaults.get(preset, self.default)
+
+    @property
+    def allowed(self) -> str:
+        """The allowed values, in words (the same words every error message uses)."""
+        if self.kind == "bool":
+            return "True or False"
+        if self.kind == "int":
+            return f"an int from {self.low} to {self.high}"
+        if self.kind == "rate":
+            return "a number from 0.0 to 1.0"
+        if self.kind == "choice":
+            return " or ".join(map(repr, self.choices))
+        return f"a dict of card code (or bare rank) -> int from 0 to {self.high}"
+
+    def check(self, value: Any) -> Any:
+        """`value` as the rule set stores it, or a ValueError that says what is allowed."""
+        ok = {
+            "bool": lambda v: isinstance(v, (bool, np.bool_)),
+            "int": lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, bool) and self.low <= v <= self.high,  # noqa: E501
+            "rate": lambda v: isinstance(v, (int, float, np.integer, np.floating))
+            and not isinstance(v, bool)
+            and 0.0 <= v <= 1.0,
+            "choice": lambda v: isinstance(v, str) and v in self.choices,
+            "cards": lambda v: isinstance(v, (tuple, list, np.ndarray))
+            and len(v) == C.NUM_KINDS
+            and all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x <= self.high for x in v),
+        }[self.kind](value)
+        if not ok:
+            raise ValueError(f"{self.name} must be {self.allowed}, got {value!r}")
+        if self.kind == "cards":
+            return tuple(int(x) for x in value)
+        return {"bool": bool, "int": int, "rate": float}.get(self.kind, lambda v: v)(value)
+
+    def engine_value(self, value: Any) -> Any:
+        """The value as the engine's config field of the same name holds it."""
+        return self.choices.index(value) if self.kind == "choice" else value
+
+    @property
+    def engine_dtype(self) -> tuple:
+        """(name, numpy dtype[, shape]) of the engine's config field for this option."""
+        if self.kind == "cards":
+            return (self.name, np.int32, (C.NUM_KINDS,))
+        return (self.name, {"bool": np.int8, "int": np.int32, "rate": np.float64, "choice": np.int8}[self.kind])
+
+    @property
+    def python_type(self) -> type:
+        return {"bool": bool, "int": int, "rate": float, "choice": str, "cards": tuple}[self.kind]
+
+
+UNO_CALLS = ("auto", "explicit")
+SCORINGS = ("winner_takes", "penalty")
+
+# The option table, in the order of the RuleSet fields.
+OPTIONS: tuple[Option, ...] = (
+    Option("two_player_reverse_is_skip", "bool", True, "with 2 players a Reverse also skips the other player"),
+    Option("card_counts", "cards", "the preset's deck", "copies of each card kind in the deck",
+           high=MAX_COPIES_PER_KIND, default_of_preset=_deck_of),
+    Option("card_points", "cards", "the preset's points", "points of each card kind when a round is scored",
+           high=MAX_CARD_POINTS, default_of_preset=_points_of),
+    Option("hand_size", "int", 7, "cards dealt to each player", low=1, high=50),
+    Option("stack_draw_two", "bool", False, "a Draw Two may be answered with a Draw Two, passing on the sum",
+           preset_defaults=MappingProxyType({"swap": True})),
+    Option("challenge_wild_draw_four", "bool", True,
+           "a Wild Draw Four may be challenged (and so may be played illegally)"),
+    Option("narwhal_includes_player", "bool", True, "the Narwhal's player gets a forehead card too, last"),
+    Option("emoji_face_fail_rate", "rate", 0.0, "chance that a player fails to keep the emoji face (and draws 4)"),
+    Option("uno_call", "choice", "auto", "'auto' (always called) or 'explicit' (an `uno` decision)",
+           choices=UNO_CALLS),
+    Option("uno_catch_rate", "rate", 1.0, "chance that a missed UNO call is caught"),
+    Option("uno_penalty", "int", 2, "cards drawn by a player caught not calling UNO", low=0, high=50,
+           preset_defaults=MappingProxyType({"swap": 4})),
+    Option("target_score", "int", 500, "the score that ends a match", low=1, high=1_000_000),
+    Option("scoring", "choice", "winner_takes",
+           "'winner_takes' (the winner scores the others' cards) or 'penalty' (lowest running tally of own "
+           "cards wins)", choices=SCORINGS),
+)  # fmt: skip
+OPTION_NAMES = tuple(option.name for option in OPTIONS)
+OPTION_BY_NAME = MappingProxyType({option.name: option for option in OPTIONS})
+
+
+class _RuleSetBase:
+    """Methods of `RuleSet` (its fields are made from `OPTIONS`)."""
+
+    def __post_init__(self) -> None:
+        """Validate every field, however the rule set was built (`make_rules`, the constructor, `replace`)."""
+        if self.preset not in PRESETS:
+            raise ValueError(f"unknown preset {self.preset!r}; the presets are {', '.join(PRESETS)}")
+        if self.colors not in (C.RED_COLORS, C.PINK_COLORS):
+            raise ValueError(f"colors must be {C.RED_COLORS} or {C.PINK_COLORS}, got {self.colors!r}")
+        for option in OPTIONS:
+            object.__setattr__(self, option.name, option.check(getattr(self, option.name)))
+        if self.deck_size > MAX_DECK_SIZE:
+            raise ValueError(f"card_counts make a deck of {self.deck_size} cards; at most {MAX_DECK_SIZE} are allowed")
 
     @property
     def deck_size(self) -> int:
@@ -131,11 +231,15 @@ class RuleSet:
     def card_points_by_code(self) -> dict[str, int]:
         return dict(zip(self.codes, self.card_points, strict=True))
 
+    def options(self) -> dict[str, Any]:
+        """Every option's value, by name."""
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
     def check_players(self, num_players: int) -> None:
         """Refuse a player count this rule set cannot deal for."""
         if (
             isinstance(num_players, bool)
-            or not isinstance(num_players, int)
+            or not isinstance(num_players, (int, np.integer))
             or not (MIN_PLAYERS <= num_players <= MAX_PLAYERS)
         ):
             raise ValueError(f"num_players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}, got {num_players!r}")
@@ -149,50 +253,59 @@ class RuleSet:
             )
 
 
-OPTION_NAMES = tuple(f.name for f in fields(RuleSet) if f.name not in ("preset", "colors"))
-
-_CHOICES = {"uno_call": ("auto", "explicit"), "scoring": ("winner_takes", "penalty")}
-_BOOLS = ("two_player_reverse_is_skip", "stack_draw_two", "challenge_wild_draw_four", "narwhal_includes_player")
-_RATES = ("emoji_face_fail_rate", "uno_catch_rate")
-_INT_RANGES = {"hand_size": (1, 50), "uno_penalty": (0, 50), "target_score": (1, 1_000_000)}
+RuleSet = make_dataclass(
+    "RuleSet",
+    [("preset", str, field(default="classic")), ("colors", tuple, field(default=C.RED_COLORS))]
+    + [
+        (option.name, option.python_type, field(default_factory=lambda option=option: option.default_for("classic")))
+        for option in OPTIONS
+    ],
+    bases=(_RuleSetBase,),
+    frozen=True,
+    namespace={"__module__": __name__},
+)
+RuleSet.__doc__ = (
+    "A validated rule set: `preset`, its `colors` and one field per row of `OPTIONS` (`card_counts` and "
+    "`card_points` per kind id). Build it with `make_rules`."
+)
 
 
 def make_rules(preset: str = "classic", **options: Any) -> RuleSet:
     """The rule set of `preset` with `options` applied; a ValueError names anything not allowed."""
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; the presets are {', '.join(PRESETS)}")
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(OPTION_NAMES)}")
     colors = _PRESET_COLORS[preset]
-    settings: dict[str, Any] = dict(_PRESET_OPTIONS.get(preset, {}))
-    settings.update(options)
+    values = {}
+    for option in OPTIONS:
+        value = option.default_for(preset)
+        if option.name in options:
+            given = options[option.name]
+            value = (
+                _apply_overrides(list(value), given, colors, option.name, option.high)
+                if option.kind == "cards"
+                else given
+            )
+        values[option.name] = value
+    return RuleSet(preset=preset, colors=colors, **values)
 
-    counts = _apply_overrides(_standard_counts(), _PRESET_SPECIALS[preset], colors, "card_counts", MAX_COPIES_PER_KIND)
-    points = _apply_overrides(_standard_points(), _PRESET_POINTS.get(preset, {}), colors, "card_points", 10_000)
-    if "card_counts" in settings:
-        counts = _apply_overrides(list(counts), settings.pop("card_counts"), colors, "card_counts", MAX_COPIES_PER_KIND)
-    if "card_points" in settings:
-        points = _apply_overrides(list(points), settings.pop("card_points"), colors, "card_points", 10_000)
 
-    for name, value in settings.items():
-        if name in _BOOLS and not isinstance(value, bool):
-            raise ValueError(f"{name} must be True or False, got {value!r}")
-        if name in _CHOICES and value not in _CHOICES[name]:
-            raise ValueError(f"{name} must be one of {', '.join(map(repr, _CHOICES[name]))}, got {value!r}")
-        if name in _RATES and (
-            isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0
-        ):
-            raise ValueError(f"{name} must be a number from 0.0 to 1.0, got {value!r}")
-        if name in _INT_RANGES:
-            low, high = _INT_RANGES[name]
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise ValueError(f"{name} must be an int from {low} to {high}, got {value!r}")
-    for name in _RATES:
-        if name in settings:
-            settings[name] = float(settings[name])
+def options_markdown() -> str:
+    """The option table as markdown: name, allowed values, default (and where a preset differs), meaning."""
+    rows = ["| option | allowed values | default | meaning |", "|---|---|---|---|"]
+    for option in OPTIONS:
+        if option.kind == "cards":
+            default = option.default
+        else:
+            default = f"`{option.default!r}`"
+            others = [f"`{value!r}` in `{preset}`" for preset, value in option.preset_defaults.items()]
+            if others:
+                default += f" ({', '.join(others)})"
+        rows.append(f"| `{option.name}` | {option.allowed} | {default} | {option.meaning} |")
+    return "\n".join(rows) + "\n"
 
-    rules = RuleSet(preset=preset, colors=colors, card_counts=counts, card_points=points, **settings)
-    if rules.deck_size > MAX_DECK_SIZE:
-        raise ValueError(f"card_counts make a deck of {rules.deck_size} cards; at most {MAX_DECK_SIZE} are allowed")
-    return rules
+
+if __doc__:  # None under python -OO
+    __doc__ += "\n" + options_markdown()
