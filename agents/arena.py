@@ -9,18 +9,17 @@ evenly. Every seed is played once under each of the N rotations of a lineup, and
 lineup (paired seeds: the same deals for every seating, which cuts the variance of comparisons),
 thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
-Bradley-Terry rating (`agents.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
+Bradley-Terry rating (`uno_env.agents.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
 same games and the same report. `run_tournament` is the Python function behind the command.
 
 The games are played in chunks of consecutive seeds (`--chunk-games`), each with its agents seeded from
 (seed, chunk): one after another here, or spread over Ray workers with `--ray-workers K` (and
-`--ray-address auto` on a cluster; `agents.ray_arena`), with the same records either way.
+`--ray-address auto` on a cluster; `uno_env.agents.ray_arena`), with the same records either way.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import functools
 import itertools
 import sys
@@ -30,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from uno_env import PRESETS, GameBatch
+from uno_env import PRESETS, GameBatch, cli
 from uno_env import observation as O
 from uno_env import rewards as R
 from uno_env.game import IllegalActionError
@@ -47,61 +46,7 @@ from .ratings import (
     write_csv,
     write_json,
 )
-
-
-def _factories() -> dict[str, Any]:
-    from .counter import CounterAgent
-    from .greedy import GreedyAgent
-    from .naive import NaiveAgent
-    from .random_agent import RandomAgent
-
-    return {"random": RandomAgent, "naive": NaiveAgent, "greedy": GreedyAgent, "counter": CounterAgent}
-
-
-def _ppo(argument: str, seed: int | None):
-    from .policy import PolicyAgent
-
-    if argument.endswith(".pt") or Path(argument).exists():
-        return PolicyAgent(argument, name=f"ppo:{argument}", seed=seed)
-    return PolicyAgent.shipped(argument, seed=seed)
-
-
-def _sb3(argument: str, seed: int | None):
-    from .sb3_agent import SB3Agent
-
-    return SB3Agent(argument)
-
-
-def _rllib(argument: str, seed: int | None):
-    from .rllib_agent import RLlibAgent
-
-    return RLlibAgent(argument, seed=seed)
-
-
-# Trained agents by PREFIX:ARGUMENT: loader(argument, seed) -> agent.
-TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3, "rllib": _rllib}
-TRAINED_HELP = "ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR"
-
-
-def agent_names() -> list[str]:
-    """The baseline names `make_agent` knows (trained agents are PREFIX:ARGUMENT, see `TRAINED_PREFIXES`)."""
-    return list(_factories())
-
-
-def is_agent_name(name: str) -> bool:
-    """A baseline's name or a PREFIX:ARGUMENT name with a known prefix (the argument is checked on loading)."""
-    return name in _factories() or name.partition(":")[0] in TRAINED_PREFIXES and ":" in name
-
-
-def make_agent(name: str, seed: int | None = None):
-    """An agent by name, seeded: a baseline, or a trained agent as PREFIX:ARGUMENT (`TRAINED_PREFIXES`)."""
-    factories = _factories()
-    prefix, colon, argument = name.partition(":")
-    if colon and prefix in TRAINED_PREFIXES:
-        return TRAINED_PREFIXES[prefix](argument, seed)
-    if name not in factories:
-        raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(factories)}, or {TRAINED_HELP}")
-    return factories[name](seed=seed)
+from .registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
 
 
 @dataclass
@@ -242,7 +187,7 @@ CHUNK_GAMES = 8192
 class Chunk:
     """The unit of a tournament's work: seeds first_seed .. first_seed + num_seeds - 1 of one lineup, each
     under every rotation, played by agents built for the chunk and seeded from (tournament seed, index).
-    Its records depend on nothing else, so chunks can run here or on Ray workers (`agents.ray_arena`)."""
+    Its records depend on nothing else, so chunks can run here or on Ray workers (`uno_env.agents.ray_arena`)."""
 
     index: int
     lineup: tuple[str, ...]
@@ -298,7 +243,7 @@ def run_tournament(
     """A tournament of agents by name (see the module docstring); writes reports to `out` if given.
 
     The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
-    `ray_workers` > 0 as that many Ray tasks at a time (`agents.ray_arena`; `ray_address` is the cluster
+    `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.agents.ray_arena`; `ray_address` is the cluster
     for `ray.init`), with the same records either way."""
     lineups = _lineups(agents, num_players, lineup)
     if variant not in PRESETS:
@@ -358,47 +303,72 @@ def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> l
     return [list(c) for c in itertools.combinations(distinct, num_players)]
 
 
-def parse_option(text: str) -> tuple[str, Any]:
-    if "=" not in text:
-        raise argparse.ArgumentTypeError(f"rule options are NAME=VALUE (e.g. stack_draw_two=true), got {text!r}")
-    name, raw = text.split("=", 1)
-    lowered = raw.strip().lower()
-    if lowered in ("true", "false"):
-        return name.strip(), lowered == "true"
-    try:
-        return name.strip(), ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return name.strip(), raw
+def build_parser() -> cli.ArgumentParser:
+    """The `uno-arena` command line (`uno_env.cli`'s convention)."""
+    parser = cli.ArgumentParser(prog="uno-arena", description="A tournament of UNO agents (see uno_env.agents.arena).")
+    parser.add_argument(
+        "--agents", nargs="+", default=["random", "greedy", "counter"], metavar="NAME",
+        help=f"the agents: {', '.join(agent_names())}, or {TRAINED_HELP} (default: random greedy counter)",
+    )  # fmt: skip
+    cli.add_variant(parser)
+    cli.add_players(parser)
+    parser.add_argument(
+        "--games", type=cli.positive_int, default=20_000, metavar="INT",
+        help="games in all, split evenly over the lineups (default: 20000)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--lineup", nargs="+", metavar="NAME",
+        help="one agent name per seat (default: the agents repeated, or every combination of them)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--episode", default="round", choices=["round", "match"],
+        help="a game is one round or a whole match to the target score (default: round)",
+    )  # fmt: skip
+    cli.add_seed(parser, help="the first game's seed; the same seed gives the same games and report")
+    parser.add_argument(
+        "--batch-size", type=cli.positive_int, default=2048, metavar="INT", help="games played at once (default: 2048)"
+    )
+    cli.add_option(parser)
+    cli.add_out(parser, "arena-results", help="folder for tournament.json, tournament.csv and tournament.png")
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=True, help="a progress bar (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--chunk-games", type=cli.positive_int, default=CHUNK_GAMES, metavar="INT",
+        help=f"games per chunk of work, each chunk's agents seeded apart (default: {CHUNK_GAMES})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ray-workers", type=cli.nonnegative_int, default=0, metavar="INT",
+        help="play the chunks as this many Ray tasks at once (default: 0, no Ray)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--ray-address", metavar="ADDRESS", help="the Ray cluster, ray.init(address=...) (default: a local Ray)"
+    )
+    return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="uno-arena", description="A tournament of UNO agents.")
-    parser.add_argument("--agents", nargs="+", default=["random", "greedy", "counter"], help="agent names")
-    parser.add_argument("--variant", default="classic", help=f"one of {', '.join(PRESETS)}")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--games", type=int, default=20_000)
-    parser.add_argument("--lineup", nargs="+", help="one agent name per seat (default: the agents repeated)")
-    parser.add_argument("--episode", default="round", choices=["round", "match"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--batch-size", type=int, default=2048)
-    parser.add_argument("--option", type=parse_option, action="append", default=[], help="a rule option NAME=VALUE")
-    parser.add_argument("--out", default="arena-results", help="folder for tournament.json/.csv/.png")
-    parser.add_argument("--no-progress", action="store_true")
-    parser.add_argument("--chunk-games", type=int, default=CHUNK_GAMES, help="games per chunk of work (seeded)")
-    parser.add_argument("--ray-workers", type=int, default=0, help="play the chunks as this many Ray tasks at once")
-    parser.add_argument("--ray-address", help="the Ray cluster (ray.init(address=...); default: a local Ray)")
+def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None = None) -> argparse.Namespace:
+    """The settings of `uno-arena argv`, with `rule_options` (a dict) checked against the variant and players."""
+    parser = parser or build_parser()
     args = parser.parse_args(argv)
     unknown = [a for a in args.agents if not is_agent_name(a)]
     if unknown:
         parser.error(
             f"unknown agent(s) {', '.join(unknown)}; the agents are {', '.join(agent_names())}, or {TRAINED_HELP}"
         )
+    args.rule_options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parse_args(argv, parser)
     try:
         result = run_tournament(
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,
-            batch_size=args.batch_size, episode=args.episode, out=args.out, progress=not args.no_progress,
+            batch_size=args.batch_size, episode=args.episode, out=args.out, progress=args.progress,
             chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
-            **dict(args.option),
+            **args.rule_options,
         )  # fmt: skip
     except ValueError as error:
         parser.error(str(error))

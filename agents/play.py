@@ -11,7 +11,7 @@ The table shows what your seat sees (your own forehead cards as ??, the others' 
 card counts, and the cards you know others hold); the other players' moves are narrated from what the
 table shows (a drawn card is never named, nor whether it could have been played). Cards are shown in their
 colours by `rich`, as plain text when the output is not a terminal. Opponents are agents by name
-(`agents.arena.make_agent`), fed their own observations. `q` or Ctrl-D quits.
+(`uno_env.agents.registry.make_agent`), fed their own observations. `q` or Ctrl-D quits.
 """
 
 from __future__ import annotations
@@ -29,14 +29,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from uno_env import PRESETS, Game, IllegalActionError
+from uno_env import Game, IllegalActionError, cli
 from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 
-from .arena import TRAINED_HELP, agent_names, make_agent, parse_option
 from .base import bind
+from .registry import TRAINED_HELP, agent_names, make_agent
 
 COLOR_STYLES = {"red": "bold red", "pink": "bold magenta", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow"}  # fmt: skip
@@ -445,25 +445,47 @@ class TerminalGame:
         return True
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser() -> cli.ArgumentParser:
+    """The `uno-play` command line (`uno_env.cli`'s convention)."""
+    parser = cli.ArgumentParser(
         prog="uno-play",
         description="Play UNO in the terminal against agents.",
         epilog="During the game: type a menu number or an action (play R7, R7, draw, blue, ...); ? shows the "
         "table, q quits.",
     )
-    parser.add_argument("--variant", default="classic", help=f"one of {', '.join(PRESETS)} (default classic)")
-    parser.add_argument("--players", type=int, default=2, help="2 to 10 (default 2)")
+    cli.add_variant(parser)
+    cli.add_players(parser)
     parser.add_argument(
-        "--opponents", nargs="+", default=["greedy"],
+        "--opponents", nargs="+", default=["greedy"], metavar="NAME",
         help=f"one agent name for every opponent, or one per opponent seat in seat order: "
-        f"{', '.join(agent_names())}, or {TRAINED_HELP} (default greedy)",
+        f"{', '.join(agent_names())}, or {TRAINED_HELP} (default: greedy)",
     )  # fmt: skip
-    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players - 1 (default 0)")
-    parser.add_argument("--seed", type=int, help="the deal's seed (default: a random one, printed)")
-    parser.add_argument("--episode", default="round", choices=["round", "match"])
-    parser.add_argument("--option", type=parse_option, action="append", default=[], help="a rule option NAME=VALUE")
+    parser.add_argument(
+        "--seat", type=cli.nonnegative_int, default=0, metavar="INT", help="your seat, 0 to players - 1 (default: 0)"
+    )
+    cli.add_seed(parser, None, help="the deal's seed; none: a random one, printed")
+    parser.add_argument(
+        "--episode", default="round", choices=["round", "match"],
+        help="one round, or a whole match to the target score (default: round)",
+    )  # fmt: skip
+    cli.add_option(parser)
     return parser
+
+
+def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None = None) -> argparse.Namespace:
+    """The settings of `uno-play argv`, with `rule_options` (a dict) checked against the variant and players."""
+    parser = parser or build_parser()
+    args = parser.parse_args(argv)
+    args.rule_options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
+    if args.seat >= args.players:
+        parser.error(f"--seat must be from 0 to {args.players - 1}, got {args.seat}")
+    others = args.players - 1
+    if len(args.opponents) not in (1, others):
+        parser.error(
+            f"--opponents takes one agent name for all {others} opponents or one per opponent seat "
+            f"({', '.join(str(s) for s in range(args.players) if s != args.seat)}), got {len(args.opponents)}"
+        )
+    return args
 
 
 def main(
@@ -474,29 +496,20 @@ def main(
 ) -> int:
     """The `uno-play` command; `input_fn` (one line per call) and `console` let tests drive it."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.variant not in PRESETS:
-        parser.error(f"unknown variant {args.variant!r}; the variants are {', '.join(PRESETS)}")
+    args = parse_args(argv, parser)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     try:
-        game = Game(args.variant, args.players, seed=seed, episode=args.episode, **dict(args.option))
+        game = Game(args.variant, args.players, seed=seed, episode=args.episode, **args.rule_options)
     except ValueError as error:
         parser.error(str(error))
-    if not 0 <= args.seat < args.players:
-        parser.error(f"--seat must be from 0 to {args.players - 1}, got {args.seat}")
     others = [s for s in range(args.players) if s != args.seat]
-    if len(args.opponents) not in (1, len(others)):
-        parser.error(
-            f"--opponents takes one agent name for all {len(others)} opponents or one per opponent seat "
-            f"({', '.join(map(str, others))}), got {len(args.opponents)}"
-        )
     names = args.opponents * len(others) if len(args.opponents) == 1 else args.opponents
     try:
         opponents = {seat: (name, make_agent(name, seed=seed + seat)) for seat, name in zip(others, names, strict=True)}
     except ValueError as error:
         parser.error(str(error))
     console = console or Console(highlight=False)
-    options = ", ".join(f"{k}={v!r}" for k, v in args.option)
+    options = ", ".join(f"{k}={v!r}" for k, v in args.rule_options.items())
     console.print(
         f"UNO {args.variant}, {args.players} players, a {args.episode}"
         + (f", {options}" if options else "")

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from agents import RandomAgent
-from agents.arena import _lineups, main, play_games, run_tournament
 from uno_env import Game
+from uno_env.agents import RandomAgent
+from uno_env.agents.arena import _lineups, main, play_games, run_tournament
 
 
 class FirstLegal:
@@ -97,10 +97,10 @@ def test_an_agent_returning_an_illegal_action_is_named():
     [
         (["--agents", "greedy", "wizard"], "unknown agent(s) wizard; the agents are random, naive, greedy, counter"),
         (["--agents", "random", "--variant", "dos"], "unknown variant 'dos'; the variants are classic"),
-        (["--agents", "random", "--option", "nonsense=1"], "unknown option(s) nonsense; the options are"),
+        (["--agents", "random", "--option", "nonsense=1"], "unknown rule option 'nonsense'; the options are"),
         (["--agents", "random", "--option", "hand_size=0"], "hand_size must be an int from 1 to 50"),
         (["--agents", "random", "--option", "stack_draw_two"], "rule options are NAME=VALUE"),
-        (["--agents", "random", "--players", "11"], "num_players must be an int from 2 to 10"),
+        (["--agents", "random", "--players", "11"], "--players: must be an int from 2 to 10"),
     ],
 )
 def test_bad_input_exits_2_and_says_what_exists(argv, message, capsys, tmp_path):

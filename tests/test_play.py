@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from agents import GreedyAgent, NaiveAgent
-from agents.play import TerminalGame, main
 from uno_env import Game
+from uno_env.agents import GreedyAgent, NaiveAgent
+from uno_env.agents.play import TerminalGame, main
 
 
 def lines(*entries, then=None):
@@ -199,7 +199,7 @@ def test_agents_get_their_own_observation_and_an_illegal_choice_is_reported():
     [
         (["--variant", "nope"], "the variants are classic, unocorns, monster_high, emoji, swap"),
         (["--opponents", "alphago"], "the agents are random, naive, greedy, counter"),
-        (["--players", "11"], "num_players must be an int from 2 to 10"),
+        (["--players", "11"], "--players: must be an int from 2 to 10"),
         (["--players", "3", "--seat", "3"], "--seat must be from 0 to 2"),
         (["--players", "4", "--opponents", "greedy", "naive"], "one per opponent seat (1, 2, 3), got 2"),
         (["--option", "nosuch=1"], "the options are"),

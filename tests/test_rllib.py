@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 import ray
 
-from agents.arena import main, make_agent, run_tournament
-from agents.rllib_agent import METADATA_FILE, RLlibAgent
-from train.rllib_ppo import Args, UnoRLlibEnv, train
 from uno_env import observation as O
+from uno_env.agents.arena import main, run_tournament
+from uno_env.agents.registry import make_agent
+from uno_env.agents.rllib_agent import METADATA_FILE, RLlibAgent
+from uno_env.train.rllib_ppo import Args, UnoRLlibEnv, train
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def trained(local_ray, tmp_path_factory):
     checkpoint = tmp_path_factory.mktemp("rllib") / "checkpoint"
     args = Args(
         players=2, observation="minimal", iterations=2, train_batch_size=256, minibatch_size=64, epochs=1,
-        hidden=(32, 32), env_runners=1, checkpoint_dir=str(checkpoint), checkpoint_every=1, eval_games=20, seed=3,
+        hidden=(32, 32), env_runners=1, out=checkpoint, checkpoint_every=1, eval_games=20, seed=3,
     )  # fmt: skip
     return train(args), checkpoint
 

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from agents.arena import main as arena_main
-from agents.arena import make_agent, play_games, run_tournament
-from agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, sample_actions, shipped_policies
 from uno_env import PRESETS
 from uno_env import observation as O
+from uno_env.agents.arena import main as arena_main
+from uno_env.agents.arena import play_games, run_tournament
+from uno_env.agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, sample_actions, shipped_policies
+from uno_env.agents.registry import make_agent
 from uno_env.vector import UnoVectorEnv
 
 TINY_NATIVE = [
@@ -28,10 +29,10 @@ def learner_wins(records, name):
 
 @pytest.fixture(scope="module")
 def native_run(tmp_path_factory):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
     out = tmp_path_factory.mktemp("native")
-    config = native_ppo.tyro.cli(native_ppo.Config, args=[*TINY_NATIVE, "--total-steps", "2048", "--out", str(out)])
+    config = native_ppo.parse_args([*TINY_NATIVE, "--total-steps", "2048", "--out", str(out)])
     summary = native_ppo.train(config)
     return out, summary
 
@@ -55,7 +56,7 @@ def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
 
 
 def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
     out, _ = native_run
     before = torch.load(out / "checkpoint.pt", weights_only=False)
@@ -71,9 +72,9 @@ def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
 
 def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
     """The privileged critic is a network of its own that reads seer rows; the policy file holds only the policy."""
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
-    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+    config = native_ppo.parse_args([
         *TINY_NATIVE, "--critic", "seer", "--imitate", "counter", "--imitate-steps", "512", "--total-steps", "1024",
         "--out", str(tmp_path / "a"),
     ])  # fmt: skip
@@ -91,20 +92,21 @@ def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
 
 
 def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
-    assert native_ppo.main(["--variant", "nope", "--out", str(tmp_path)]) == 2
-    assert "the variants are classic" in capsys.readouterr().err
-    assert native_ppo.main(["--league", "wizard:1", "--out", str(tmp_path)]) == 2
-    assert "unknown agent 'wizard'" in capsys.readouterr().err
-    assert native_ppo.main(["--league", "counter:x", "--out", str(tmp_path)]) == 2
-    assert "NAME:SHARE" in capsys.readouterr().err
-    assert native_ppo.main(["--critic", "oracle", "--out", str(tmp_path)]) == 2
-    assert "critic must be own or seer" in capsys.readouterr().err
+    for argv, says in [
+        (["--variant", "nope"], "the variants are classic"),
+        (["--league", "wizard:1"], "unknown agent 'wizard'"),
+        (["--league", "counter:x"], "NAME:SHARE"),
+        (["--critic", "oracle"], "choose from 'own', 'seer'"),
+    ]:
+        with pytest.raises(SystemExit) as stop:
+            native_ppo.main([*argv, "--out", str(tmp_path)])
+        assert stop.value.code == 2 and says in capsys.readouterr().err
 
 
 def test_gae_matches_a_hand_computation():
-    from train.native_ppo import gae
+    from uno_env.train.native_ppo import gae
 
     rewards = torch.tensor([[0.0], [0.0], [1.0]])
     values = torch.tensor([[0.5], [0.25], [0.75]])
@@ -155,7 +157,7 @@ def test_sampled_actions_follow_the_masked_softmax():
 
 
 def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):
-    from train import sb3_ppo
+    from uno_env.train import sb3_ppo
 
     tiny = ["--num-envs", "16", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1", "--eval-games", "20",
             "--eval-every", "256", "--checkpoint-every", "256", "--switch-every", "128", "--no-progress"]  # fmt: skip
@@ -167,8 +169,8 @@ def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):
     records = play_games({"sb3": agent, "greedy": make_agent("greedy")}, ["sb3", "greedy"], games=20)
     assert len(records) == 20
     resumed = tmp_path / "resumed"
-    config = sb3_ppo.tyro.cli(sb3_ppo.Config, args=[*tiny, "--timesteps", "256", "--out", str(resumed),
-                                                    "--resume", str(tmp_path / "model.zip")])  # fmt: skip
+    config = sb3_ppo.parse_args([*tiny, "--timesteps", "256", "--out", str(resumed),
+                                 "--resume", str(tmp_path / "model.zip")])  # fmt: skip
     assert sb3_ppo.train(config)["timesteps"] == 512 + 256
 
 
@@ -205,7 +207,7 @@ def test_shipped_policies_beat_random(variant, players):
 
 
 def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_path):
-    from train.ship import ship
+    from uno_env.train.ship import ship
 
     out, _ = native_run
     shipped = ship(out / "policy.pt", tmp_path)
@@ -218,9 +220,9 @@ def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_p
 
 
 def test_imitation_learns_the_teachers_actions(tmp_path):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
-    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+    config = native_ppo.parse_args([
         *TINY_NATIVE, "--imitate", "greedy", "--observation", "minimal", "--imitate-steps", "40960",
         "--total-steps", "40960", "--minibatch-size", "512", "--eval-every", "0", "--out", str(tmp_path),
     ])  # fmt: skip
@@ -240,7 +242,7 @@ def test_imitation_learns_the_teachers_actions(tmp_path):
 
 
 def test_imitation_needs_the_teachers_observation_level(tmp_path):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
     with pytest.raises(ValueError, match="needs --observation knowledge"):
         native_ppo.Config(imitate="counter", observation="minimal", out=tmp_path).validate()
@@ -252,7 +254,7 @@ def test_imitation_needs_the_teachers_observation_level(tmp_path):
 def test_the_trainers_name_the_devices_they_can_use(trainer, tmp_path, monkeypatch):
     import importlib
 
-    config = importlib.import_module(f"train.{trainer}").Config
+    config = importlib.import_module(f"uno_env.train.{trainer}").Config
     with pytest.raises(ValueError, match="device must be auto, cpu, cuda or cuda:N.*'gpu'"):
         config(device="gpu", out=tmp_path).validate()
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
@@ -297,9 +299,9 @@ def test_a_hinted_policy_reads_its_advisers_choice():
 
 
 def test_native_ppo_with_a_hint_records_it_and_resumes(tmp_path):
-    from train import native_ppo
+    from uno_env.train import native_ppo
 
-    config = native_ppo.tyro.cli(native_ppo.Config, args=[
+    config = native_ppo.parse_args([
         *TINY_NATIVE, "--hint", "counter", "--imitate", "counter", "--imitate-steps", "512", "--total-steps", "1024",
         "--players", "3", "--out", str(tmp_path / "a"),
     ])  # fmt: skip

@@ -11,7 +11,7 @@ def check_device(device: str) -> None:
     if device not in ("auto", "cpu") and not re.fullmatch(r"cuda(:\d+)?", device):
         raise ValueError(f"device must be auto, cpu, cuda or cuda:N (one GPU of several), got {device!r}")
     if device.startswith("cuda"):
-        import torch  # here, not at the top: `train.rllib_ppo` imports uno_env before torch (uno_env/__init__.py)
+        import torch  # here, not at the top: `rllib_ppo` imports uno_env before torch (uno_env/__init__.py)
 
         if not torch.cuda.is_available():
             raise ValueError(f"--device {device} needs a CUDA GPU and torch sees none here; use auto or cpu")

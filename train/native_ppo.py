@@ -1,7 +1,7 @@
 """Native PPO: a readable single-file PPO in PyTorch on the batched vector env, with a league of opponents.
 
-    python -m train.native_ppo --variant classic --players 2 --minutes 30 --out runs/classic
-    python -m train.native_ppo --resume runs/classic/checkpoint.pt --minutes 10   # go on where it stopped
+    python -m uno_env.train.native_ppo --variant classic --players 2 --minutes 30 --out runs/classic
+    python -m uno_env.train.native_ppo --resume runs/classic/checkpoint.pt --minutes 10   # go on where it stopped
     tensorboard --logdir runs/
 
 The learner plays one seat in every game of `UnoVectorEnv`s; the other seats are played by a league:
@@ -9,7 +9,7 @@ each group of games has one opponent, either a baseline (`counter`, `greedy`, ..
 snapshot of the learner drawn from its past (the latest with probability 1/2, else any) and redrawn every
 `snapshot_every` updates. Each update collects `rollout_steps` decisions from every game, computes GAE
 advantages and runs `epochs` passes of clipped PPO over minibatches, with masked logits (illegal
-actions have probability 0, `agents.policy.PolicyNetwork`). It uses a GPU when there is one.
+actions have probability 0, `uno_env.agents.policy.PolicyNetwork`). It uses a GPU when there is one.
 
 With `--imitate counter` the run starts by kickstarting: for `imitate_steps` decisions the learner's seat
 is played by that baseline and the network learns its actions (cross-entropy) and the value of its play;
@@ -30,96 +30,107 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
 import torch
-import tyro
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from agents.arena import make_agent, parse_option, win_rate_against
-from agents.base import bind
-from agents.policy import PolicyAgent, PolicyNetwork, add_hints, sample_actions
-from train import check_device
 from uno_env import PRESETS
+from uno_env.agents.arena import win_rate_against
+from uno_env.agents.base import bind
+from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, sample_actions
+from uno_env.agents.registry import make_agent
+from uno_env.cli import (
+    Flag,
+    fraction,
+    nonnegative_float,
+    nonnegative_int,
+    parser_from_dataclass,
+    positive_float,
+    positive_int,
+    rule_options,
+)
+from uno_env.train import check_device
 from uno_env.vector import UnoVectorEnv
 
 
 @dataclass
 class Config:
-    """Native PPO training (every field is a command-line flag)."""
+    """Native PPO training: every field is a flag of uno-train (`foo_bar` as --foo-bar, `options` as --option)."""
 
     variant: str = "classic"
     """The preset to train on."""
     players: int = 2
     """Players at the table; the learner takes one seat, the league the others."""
     options: tuple[str, ...] = ()
-    """Rule options of the preset as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true."""
-    observation: str = "knowledge"
+    """Rule options of the preset as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true: one
+    per --option, repeated for more."""
+    observation: Annotated[str, Flag(choices=("minimal", "knowledge"))] = "knowledge"
     """The observation level the policy reads (minimal or knowledge)."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
     """Opponents as NAME:SHARE (the share of games each plays): baseline names, and `self` for past snapshots."""
     imitate: str = ""
     """A baseline to imitate first (kickstarting): the learner's seat is played by it, and the network learns
     its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
-    imitate_steps: int = 3_000_000
+    imitate_steps: Annotated[int, nonnegative_int] = 3_000_000
     """Decisions of imitation (counted in the budget)."""
     hint: str = ""
     """An adviser: a baseline whose chosen action the network also reads (one-hot, after the observation), so
     that it can copy it exactly and learn only where to play otherwise (residual policy learning). The
     policy file records it and its agent runs the adviser at play time too."""
-    minutes: float = 30.0
+    minutes: Annotated[float, positive_float] = 30.0
     """Wall-clock budget of this run (training stops at whichever of minutes and total_steps comes first)."""
-    total_steps: int = 10**12
+    total_steps: Annotated[int, positive_int] = 10**12
     """Budget in learner decisions."""
-    num_envs: int = 2048
+    num_envs: Annotated[int, positive_int] = 2048
     """Games stepped together."""
-    rollout_steps: int = 32
+    rollout_steps: Annotated[int, positive_int] = 32
     """Decisions collected from every game per update."""
-    epochs: int = 2
+    epochs: Annotated[int, positive_int] = 2
     """Passes over each rollout."""
-    minibatch_size: int = 8192
+    minibatch_size: Annotated[int, positive_int] = 8192
     """Samples per gradient step."""
-    learning_rate: float = 2e-3
+    learning_rate: Annotated[float, positive_float] = 2e-3
     """Adam's step size, annealed linearly to 10% over the budget. 2e-3 learned about 3x faster than 5e-4 in
     classic 2-player runs (52% against counter after 17M decisions, where 5e-4 needed 47M)."""
-    gamma: float = 0.995
+    gamma: Annotated[float, fraction] = 0.995
     """Discount per decision."""
-    gae_lambda: float = 0.95
+    gae_lambda: Annotated[float, fraction] = 0.95
     """GAE's lambda."""
-    clip: float = 0.2
+    clip: Annotated[float, positive_float] = 0.2
     """PPO's ratio clip."""
-    entropy_coef: float = 0.01
+    entropy_coef: Annotated[float, nonnegative_float] = 0.01
     """Weight of the entropy bonus."""
-    value_coef: float = 0.5
+    value_coef: Annotated[float, nonnegative_float] = 0.5
     """Weight of the value loss."""
-    max_grad_norm: float = 0.5
+    max_grad_norm: Annotated[float, positive_float] = 0.5
     """Gradient norm clip."""
-    hidden: tuple[int, ...] = (128, 128)
+    hidden: Annotated[tuple[int, ...], positive_int] = (128, 128)
     """Widths of the MLP trunk's layers. 256 256 costs about 1.4x per decision; in 30-minute monster_high runs
     on one core it won 55.4% against counter where 128 128 levelled off at 54.1%."""
-    critic: str = "own"
+    critic: Annotated[str, Flag(choices=("own", "seer"))] = "own"
     """The value function: `own` (the policy network's value head, reading the policy's observation) or `seer`
     (a separate network of the same widths that reads `seer` observations, every hand: a privileged critic,
     used in training only, whose sharper values lower the variance of the advantages)."""
-    snapshot_every: int = 10
+    snapshot_every: Annotated[int, positive_int] = 10
     """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
-    league_size: int = 20
+    league_size: Annotated[int, positive_int] = 20
     """Past snapshots kept."""
-    eval_every: int = 50
+    eval_every: Annotated[int, nonnegative_int] = 50
     """Updates between evaluations (0: only at the end)."""
-    eval_games: int = 2000
+    eval_games: Annotated[int, positive_int] = 2000
     """Paired games per evaluation opponent."""
     eval_against: tuple[str, ...] = ("counter",)
     """Baselines the evaluation plays."""
-    checkpoint_every: int = 50
+    checkpoint_every: Annotated[int, positive_int] = 50
     """Updates between checkpoints."""
     seed: int = 0
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
     """auto (cuda when there is one), cpu, cuda or cuda:N."""
-    threads: int = 1
+    threads: Annotated[int, nonnegative_int] = 1
     """torch CPU threads (0: torch's default). One suits runs side by side or a busy machine (torch's second
     thread waits on the env's compiled kernels and on other processes); a run alone on a quiet 2-core machine
     made about 1.3x the decisions per second with 2."""
@@ -132,7 +143,7 @@ class Config:
 
     @property
     def rule_options(self) -> dict[str, Any]:
-        return dict(parse_option(text) for text in self.options)
+        return rule_options(self.options)
 
     @property
     def league_shares(self) -> dict[str, float]:
@@ -404,7 +415,7 @@ def train(config: Config) -> dict[str, Any]:
     evaluation: dict[str, tuple[float, float, float]] = {}
     history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []
     # every command of the run, the first one and each resume, so that its policy file says how to remake it
-    command = "python -m train.native_ppo " + " ".join(sys.argv[1:])
+    command = "python -m uno_env.train.native_ppo " + " ".join(sys.argv[1:])
     commands = [*(state.get("commands", []) if state is not None else []), command]
 
     def save(path: Path) -> None:
@@ -535,13 +546,23 @@ def log_evaluation(network, config: Config, writer, steps: int, update: int, bar
     return results
 
 
+def build_parser():
+    """The `uno-train` command line: a flag for every `Config` field (`uno_env.cli`'s convention)."""
+    return parser_from_dataclass(Config, prog="uno-train", description=__doc__.split("\n\n")[0])
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    """The `Config` of `uno-train argv`; a bad value exits 2 with one line."""
+    return build_parser().parse_config(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
-    config = tyro.cli(Config, args=argv, description=__doc__.split("\n\n")[0])
+    parser = build_parser()
+    config = parser.parse_config(argv)
     try:
         summary = train(config)
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        parser.error(str(error))
     print(f"trained {summary['steps']} steps in {summary['updates']} updates; policy in {summary['out']}/policy.pt")
     return 0
 

@@ -1,8 +1,10 @@
 """RLlib PPO: one shared policy for every seat (self-play), with action masking, on one machine or a Ray cluster.
 
-    python train/rllib_ppo.py --variant classic --players 2 --iterations 50 --checkpoint-dir runs/rllib
-    python train/rllib_ppo.py --address auto --env-runners 32 --num-gpus 1 ...   # on a Ray cluster
-    uno-arena --agents rllib:runs/rllib random greedy                              # benchmark the policy
+    uno-train-rllib --variant classic --players 2 --iterations 50 --out runs/rllib
+    uno-train-rllib --address auto --env-runners 32 --num-gpus 1 ...   # on a Ray cluster
+    uno-arena --agents rllib:runs/rllib random greedy                  # benchmark the policy
+
+(`python -m uno_env.train.rllib_ppo` and `python train/rllib_ppo.py` are the same command.)
 
 Every seat of the PettingZoo AEC env (`uno_env.raw_env`, the env behind "uno_env/uno_v0") is played by
 the same RLModule, RLlib's PPO module with action masking (`ActionMaskingTorchRLModule`), so every
@@ -15,7 +17,7 @@ Nothing here depends on where Ray runs: `--address` is handed to `ray.init` (non
 machine; `auto`: the cluster this machine belongs to), and `--env-runners`, `--num-cpus` (local Ray
 only), `--num-gpus` and `--learners` size the job. Each iteration prints its sampled steps, episodes,
 episode length, losses and throughput; every `--checkpoint-every` iterations and at the end the
-algorithm is saved to `--checkpoint-dir` with `uno_env.json`, which lets `agents.rllib_agent.RLlibAgent`
+algorithm is saved to `--out` with `uno_env.json`, which lets `uno_env.agents.rllib_agent.RLlibAgent`
 (and `uno-arena --agents rllib:DIR`) load its policy. With `--eval-games` the final policy plays that
 many games against `random` through the tournament runner.
 """
@@ -27,7 +29,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import gymnasium as gym
 import numpy as np
@@ -37,10 +39,18 @@ import uno_env  # noqa: F401  (before RLlib imports torch: numba's passive OpenM
 # isort: split
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-from agents.arena import parse_option
-from agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
 from uno_env import observation as O
 from uno_env.aec import raw_env
+from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
+from uno_env.cli import (
+    Flag,
+    nonnegative_float,
+    nonnegative_int,
+    parser_from_dataclass,
+    positive_float,
+    positive_int,
+    rule_options,
+)
 
 ENV_NAME = "uno_env_rllib"
 POLICY_ID = "shared"
@@ -48,57 +58,60 @@ POLICY_ID = "shared"
 
 @dataclass
 class Args:
-    """RLlib PPO self-play on UNO (see the module docstring)."""
+    """RLlib PPO self-play on UNO: every field is a flag of uno-train-rllib (`foo_bar` as --foo-bar, `options` as
+    --option)."""
 
     variant: str = "classic"
-    """the rule preset: classic, unocorns, monster_high, emoji or swap"""
+    """the rule preset"""
     players: int = 2
     """the number of players, 2 to 10 (one shared policy plays every seat)"""
-    option: tuple[str, ...] = ()
-    """rule options as NAME=VALUE, e.g. --option stack_draw_two=true uno_call=explicit"""
+    options: tuple[str, ...] = ()
+    """rule options as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), one per --option, e.g. --option stack_draw_two=true
+    --option uno_call=explicit"""
     observation: str = "knowledge"
     """the observation level the policy reads: minimal, knowledge or seer"""
-    episode: str = "round"
+    episode: Annotated[str, Flag(choices=("round", "match"))] = "round"
     """an episode is one round or a whole match to the target score ("match")"""
-    max_steps: int = 10_000
+    max_steps: Annotated[int, positive_int] = 10_000
     """decisions before an episode is truncated (early self-play can draw for thousands of turns)"""
-    iterations: int = 20
+    iterations: Annotated[int, positive_int] = 20
     """training iterations (each samples `train_batch_size` steps and runs PPO's epochs on them)"""
-    train_batch_size: int = 4000
+    train_batch_size: Annotated[int, positive_int] = 4000
     """env steps (decisions) sampled per iteration, over all env runners"""
-    minibatch_size: int = 256
+    minibatch_size: Annotated[int, positive_int] = 256
     """SGD minibatch size"""
-    epochs: int = 4
+    epochs: Annotated[int, positive_int] = 4
     """PPO epochs over each iteration's batch"""
-    lr: float = 3e-4
+    lr: Annotated[float, positive_float] = 3e-4
     """learning rate"""
-    entropy_coeff: float = 0.01
+    entropy_coeff: Annotated[float, nonnegative_float] = 0.01
     """entropy bonus"""
-    hidden: tuple[int, ...] = (256, 256)
+    hidden: Annotated[tuple[int, ...], positive_int] = (256, 256)
     """hidden layer widths of the policy and value networks"""
-    env_runners: int = 1
+    env_runners: Annotated[int, nonnegative_int] = 1
     """remote EnvRunner actors that sample games (0: sample in the main process)"""
-    envs_per_env_runner: int = 32
+    envs_per_env_runner: Annotated[int, positive_int] = 32
     """games each EnvRunner steps side by side"""
-    learners: int = 0
+    learners: Annotated[int, nonnegative_int] = 0
     """remote Learner actors (0: learn in the main process; >1 for several GPUs)"""
-    num_gpus: float = 0.0
+    num_gpus: Annotated[float, nonnegative_float] = 0.0
     """GPUs per learner (the main process's learner when learners=0)"""
-    num_cpus: int | None = None
+    num_cpus: Annotated[int | None, positive_int] = None
     """CPUs for a local Ray (ray.init(num_cpus=...)); ignored with --address (the cluster says)"""
     address: str | None = None
     """the Ray cluster for ray.init(address=...): none starts a local Ray, "auto" joins this node's cluster"""
-    checkpoint_dir: str = "runs/rllib"
-    """where the checkpoint (RLlib's files and uno_env.json) is written"""
-    checkpoint_every: int = 10
+    out: Annotated[Path, Flag(aliases=("--checkpoint-dir",))] = Path("runs/rllib")
+    """the folder the checkpoint (RLlib's files and uno_env.json) is written to"""
+    checkpoint_every: Annotated[int, positive_int] = 10
     """save every this many iterations (and always at the end)"""
-    eval_games: int = 0
+    eval_games: Annotated[int, nonnegative_int] = 0
     """after training, play this many games of the policy against `random` and print the result"""
     seed: int = 0
     """seeds RLlib (networks, sampling) and the games"""
 
+    @property
     def rule_options(self) -> dict[str, Any]:
-        return dict(parse_option(text) for text in self.option)
+        return rule_options(self.options)
 
 
 class UnoRLlibEnv(PettingZooEnv):
@@ -130,7 +143,7 @@ def env_config(args: Args) -> dict[str, Any]:
     """The keyword arguments of `raw_env` for these arguments."""
     return {
         "variant": args.variant, "num_players": args.players, "observation": args.observation,
-        "episode": args.episode, "max_steps": args.max_steps, **args.rule_options(),
+        "episode": args.episode, "max_steps": args.max_steps, **args.rule_options,
     }  # fmt: skip
 
 
@@ -169,10 +182,10 @@ def build_config(args: Args):
 
 
 def save_checkpoint(algo, args: Args, iteration: int, steps: int) -> Path:
-    """Save the algorithm and `uno_env.json` (what `RLlibAgent` needs to know) to `args.checkpoint_dir`."""
+    """Save the algorithm and `uno_env.json` (what `RLlibAgent` needs to know) to `args.out`."""
     from ray.rllib.core import COMPONENT_LEARNER, COMPONENT_LEARNER_GROUP, COMPONENT_RL_MODULE
 
-    path = Path(args.checkpoint_dir).resolve()
+    path = Path(args.out).resolve()
     algo.save_to_path(str(path))
     metadata = {
         "format": "uno-env-rllib-1",
@@ -180,10 +193,10 @@ def save_checkpoint(algo, args: Args, iteration: int, steps: int) -> Path:
         "num_players": args.players,
         "observation": args.observation,
         "observation_size": O.ObservationSpec(args.observation, args.players).size,
-        "rule_options": args.rule_options(),
+        "rule_options": args.rule_options,
         "episode": args.episode,
         "module_path": f"{COMPONENT_LEARNER_GROUP}/{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{POLICY_ID}",
-        "trained": {"iterations": iteration, "env_steps": steps, "args": asdict(args)},
+        "trained": {"iterations": iteration, "env_steps": steps, "args": {**asdict(args), "out": str(args.out)}},
     }
     (path / METADATA_FILE).write_text(json.dumps(metadata, indent=2))
     return path
@@ -243,25 +256,33 @@ def train(args: Args) -> dict[str, Any]:
 
 def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
     """The policy (sampled, as trained) against `random` through the tournament runner (paired seeds, rotated seats)."""
-    from agents.arena import run_tournament
+    from uno_env.agents.arena import run_tournament
 
     result = run_tournament(
         [f"rllib:{checkpoint}", "random"], args.variant, args.players, games=args.eval_games, seed=args.seed,
-        episode=args.episode, progress=False, **args.rule_options(),
+        episode=args.episode, progress=False, **args.rule_options,
     )  # fmt: skip
     print(result.table(), flush=True)
     return {s.name: s.win_rate for s in result.summaries}
 
 
-def main(argv: list[str] | None = None) -> int:
-    import tyro
+def build_parser():
+    """The `uno-train-rllib` command line: a flag for every `Args` field (`uno_env.cli`'s convention)."""
+    return parser_from_dataclass(Args, prog="uno-train-rllib", description=__doc__.split("\n\n")[0])
 
-    args = tyro.cli(Args, args=argv, description=__doc__.split("\n\n")[0])
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """The `Args` of `uno-train-rllib argv`; a bad value exits 2 with one line."""
+    return build_parser().parse_config(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_config(argv)
     try:
         train(args)
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        parser.error(str(error))
     return 0
 
 

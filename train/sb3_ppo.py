@@ -1,7 +1,7 @@
 """Stable-Baselines3 MaskablePPO on the project's SB3 vector adapter, against baselines or its own snapshots.
 
-    python -m train.sb3_ppo --variant classic --timesteps 2000000 --opponents counter greedy --out runs/sb3
-    python -m train.sb3_ppo --resume runs/sb3/model.zip --timesteps 1000000        # go on where it stopped
+    python -m uno_env.train.sb3_ppo --variant classic --timesteps 2000000 --opponents counter greedy --out runs/sb3
+    python -m uno_env.train.sb3_ppo --resume runs/sb3/model.zip --timesteps 1000000        # go on where it stopped
     tensorboard --logdir runs/
 
 The learner plays seat 0 of `num_envs` games of `uno_env.wrappers.UnoSB3VecEnv`; the other seats are
@@ -21,59 +21,61 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
-import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
-from agents.arena import make_agent, parse_option, win_rate_against
-from agents.sb3_agent import SB3Agent
-from train import check_device
 from uno_env import PRESETS
+from uno_env.agents.arena import win_rate_against
+from uno_env.agents.registry import make_agent
+from uno_env.agents.sb3_agent import SB3Agent
+from uno_env.cli import fraction, nonnegative_int, parser_from_dataclass, positive_float, positive_int, rule_options
+from uno_env.train import check_device
 from uno_env.wrappers import UnoSB3VecEnv
 
 
 @dataclass
 class Config:
-    """MaskablePPO training (every field is a command-line flag)."""
+    """MaskablePPO training: every field is a flag of uno-train-sb3 (`foo_bar` as --foo-bar, `options` as --option)."""
 
     variant: str = "classic"
     """The preset to train on."""
     players: int = 2
     """Players at the table; the learner takes seat 0."""
     options: tuple[str, ...] = ()
-    """Rule options as NAME=VALUE (`uno_env.rules.OPTION_NAMES`)."""
+    """Rule options as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true: one per --option,
+    repeated for more."""
     observation: str = "knowledge"
     """The observation level the policy reads."""
     opponents: tuple[str, ...] = ("counter", "greedy", "self")
     """Opponents drawn in turn: baseline names, or `self` for a frozen copy of the learner."""
-    switch_every: int = 65_536
+    switch_every: Annotated[int, positive_int] = 65_536
     """Timesteps between opponent draws."""
-    timesteps: int = 1_000_000
+    timesteps: Annotated[int, positive_int] = 1_000_000
     """Learner decisions to train for."""
-    num_envs: int = 256
+    num_envs: Annotated[int, positive_int] = 256
     """Games stepped together."""
-    n_steps: int = 64
+    n_steps: Annotated[int, positive_int] = 64
     """Decisions per game per rollout (MaskablePPO's n_steps)."""
-    batch_size: int = 4096
+    batch_size: Annotated[int, positive_int] = 4096
     """Minibatch size."""
-    n_epochs: int = 4
+    n_epochs: Annotated[int, positive_int] = 4
     """Passes over each rollout."""
-    learning_rate: float = 3e-4
+    learning_rate: Annotated[float, positive_float] = 3e-4
     """Adam's step size."""
-    gamma: float = 0.995
+    gamma: Annotated[float, fraction] = 0.995
     """Discount per decision."""
-    net_arch: tuple[int, ...] = (64, 64)
+    net_arch: Annotated[tuple[int, ...], positive_int] = (64, 64)
     """Widths of the policy and value MLPs (SB3's default)."""
-    eval_every: int = 500_000
+    eval_every: Annotated[int, nonnegative_int] = 500_000
     """Timesteps between evaluations (0: only at the end)."""
-    eval_games: int = 2000
+    eval_games: Annotated[int, positive_int] = 2000
     """Paired games per evaluation opponent."""
     eval_against: tuple[str, ...] = ("counter",)
     """Baselines the evaluation plays."""
-    checkpoint_every: int = 500_000
+    checkpoint_every: Annotated[int, positive_int] = 500_000
     """Timesteps between checkpoints."""
     seed: int = 0
     """Seeds the games, the network and the opponents."""
@@ -88,7 +90,7 @@ class Config:
 
     @property
     def rule_options(self) -> dict[str, Any]:
-        return dict(parse_option(text) for text in self.options)
+        return rule_options(self.options)
 
     def validate(self) -> None:
         if self.variant not in PRESETS:
@@ -176,13 +178,23 @@ def train(config: Config) -> dict[str, Any]:
     return {"timesteps": int(model.num_timesteps), "evaluation": results, "out": str(out)}
 
 
+def build_parser():
+    """The `uno-train-sb3` command line: a flag for every `Config` field (`uno_env.cli`'s convention)."""
+    return parser_from_dataclass(Config, prog="uno-train-sb3", description=__doc__.split("\n\n")[0])
+
+
+def parse_args(argv: list[str] | None = None) -> Config:
+    """The `Config` of `uno-train-sb3 argv`; a bad value exits 2 with one line."""
+    return build_parser().parse_config(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
-    config = tyro.cli(Config, args=argv, description=__doc__.split("\n\n")[0])
+    parser = build_parser()
+    config = parser.parse_config(argv)
     try:
         summary = train(config)
     except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        parser.error(str(error))
     print(f"trained {summary['timesteps']} timesteps; model in {summary['out']}/model.zip")
     return 0
 

@@ -1,4 +1,4 @@
-"""Ship a trained policy with the package: `python -m train.ship runs/classic-2p/policy.pt`.
+"""Ship a trained policy with the package: `python -m uno_env.train.ship runs/classic-2p/policy.pt`.
 
 Writes `agents/policies/<variant>-<players>p.pt` (weights in float16, to keep the package small), which
 `PolicyAgent.shipped(variant)` and the agent name `ppo:<variant>` load. The policy file's `trained` record
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import torch
 
-from agents.policy import SHIPPED_DIR, load_policy_file
+from uno_env.agents.policy import SHIPPED_DIR, load_policy_file
 
 
 def ship(source: str | Path, directory: Path = SHIPPED_DIR) -> Path:
@@ -28,7 +28,7 @@ def ship(source: str | Path, directory: Path = SHIPPED_DIR) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m train.ship PATH/policy.pt", file=sys.stderr)
+        print("usage: python -m uno_env.train.ship PATH/policy.pt", file=sys.stderr)
         return 2
     try:
         print(f"shipped {ship(args[0])}")
