@@ -52,7 +52,10 @@ debugging, not for agents). `infos` are empty: nothing secret travels there.
 game with -1 for the mover), AssertOutOfBoundsWrapper and OrderEnforcingWrapper. `raw_env` itself refuses
 an illegal action with the engine's `IllegalActionError` and leaves the game as it was.
 
-**Version history.** v0: first release.
+**Version history.** The env's version (`uno_v0`) goes up only when its behaviour changes: the rules it
+plays, its observations, actions, rewards or seeding; a new option with a default that keeps the old
+behaviour, a refactor or a faster engine keeps the version. v0: first release (uno-env 0.1.0; unchanged in
+0.2.0).
 """
 
 from __future__ import annotations

@@ -1,0 +1,66 @@
+"""What `pip install .` puts in site-packages: one namespace, `uno_env`, with `uno_env.agents` and `uno_env.train`
+(from the repository's agents/ and train/ folders) and the shipped policies; a user's own `agents/` and `train.py`
+neither shadow ours nor are shadowed by them."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    (path,) = out.glob("uno_env-*.whl")
+    return path
+
+
+def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    top = {name.split("/")[0] for name in names}
+    assert {t for t in top if not t.endswith(".dist-info")} == {"uno_env"}
+    assert "uno_env/agents/arena.py" in names and "uno_env/train/native_ppo.py" in names
+    assert "uno_env/agents/policies/classic-2p.pt" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
+    for script in ("uno-arena", "uno-play", "uno-train", "uno-train-sb3", "uno-train-rllib"):
+        assert f"{script} = uno_env." in scripts
+
+
+def test_a_users_own_agents_and_train_modules_live_beside_ours(wheel, tmp_path):
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    project = tmp_path / "project"
+    (project / "agents").mkdir(parents=True)
+    (project / "agents" / "__init__.py").write_text("MINE = 'agents'\n")
+    (project / "train.py").write_text("MINE = 'train'\n")
+    check = (
+        "import agents, train, uno_env.agents, uno_env.train\n"
+        "from uno_env.vector import UnoVectorEnv\n"
+        "from uno_env.agents import make_agent\n"
+        f"assert uno_env.agents.__file__.startswith({str(site)!r}), uno_env.agents.__file__\n"
+        "assert (agents.MINE, train.MINE) == ('agents', 'train')\n"
+        "assert make_agent('counter').act is not None\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], cwd=project, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", "import agents"], cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert "No module named 'agents'" in elsewhere.stderr
