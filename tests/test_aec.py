@@ -19,6 +19,7 @@ from pettingzoo.test import api_test, seed_test
 
 import uno_env
 from uno_env import IllegalActionError, uno_v0
+from uno_env.testing import act, assert_turn, deal_env, discard_pile
 
 ALL_PINK = ["color pink", "color blue", "color green", "color yellow"]
 ALL_RED = ["color red", "color blue", "color green", "color yellow"]
@@ -28,55 +29,8 @@ ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def dealt(variant, hands, top, deck=(), dealer=None, foreheads=None, scores=None, seed=0, wrapped=False, **kwargs):
-    """An env reset to a dealt scenario; `wrapped` gives `uno_env.env` (PettingZoo's wrappers), else `raw_env`."""
-    n = len(hands)
-    deal = {"dealer": n - 1 if dealer is None else dealer, "hands": [list(h) for h in hands], "top": top}
-    deal["deck"] = list(deck)
-    if foreheads is not None:
-        deal["foreheads"] = [list(f) for f in foreheads]
-    if scores is not None:
-        deal["scores"] = list(scores)
-    make = uno_env.env if wrapped else uno_env.raw_env
-    env = make(variant=variant, num_players=n, **kwargs)
-    env.reset(seed=seed, options={"deal": deal})
-    return env
-
-
-def act(env, *names):
-    """Step each named action in turn, as the agent whose decision it is."""
-    for name in names:
-        env.step(env.unwrapped.action_id(name))
-        env.unwrapped.game.check(0)
-
-
-def legal(env, agent=None):
-    """The action mask of `agent` (default: the agent to decide), as action names."""
-    obs = env.observe(agent or env.agent_selection)
-    return [env.unwrapped.action_names[a] for a in np.flatnonzero(obs["action_mask"])]
-
-
-def assert_turn(env, agent, phase, actions=None):
-    """`agent` decides in `phase`; every other agent's mask is empty; its mask is `actions` if given."""
-    d = env.unwrapped.describe()
-    assert (env.agent_selection, d["phase"]) == (agent, phase), d
-    assert d["seat"] == int(agent.split("_")[1])
-    for other in env.agents:
-        if other != agent:
-            assert legal(env, other) == [], other
-    if actions is not None:
-        assert legal(env, agent) == actions
-
-
 def hands(env):
     return [Counter(h) for h in env.unwrapped.describe()["hands"]]
-
-
-def discard_pile(env):
-    """The discard pile, bottom first, read from the engine state."""
-    st = env.unwrapped.game.state[0]
-    codes = env.unwrapped.rules.codes
-    return [codes[int(k)] for k in st.discard[: int(st.discard_len)]]
 
 
 def drain(env, game_over=True):
@@ -112,7 +66,7 @@ def play_random(env, rng, limit=5000):
 
 
 def test_wild_then_colour_is_one_turn_of_the_same_agent():
-    env = dealt("classic", [["W", "R1", "B2"], ["G1", "G2"], ["Y1", "Y2"]], "R5")
+    env = deal_env("classic", [["W", "R1", "B2"], ["G1", "G2"], ["Y1", "Y2"]], "R5")
     assert_turn(env, "player_0", "play", ["play R1", "play W", "draw"])
     act(env, "play W")
     assert_turn(env, "player_0", "color", ALL_RED)
@@ -124,7 +78,7 @@ def test_wild_then_colour_is_one_turn_of_the_same_agent():
 
 
 def test_drawn_playable_card_keeps_the_same_agent():
-    env = dealt("classic", [["B2", "G3"], ["Y1", "Y2"]], "R5", deck=["R9", "B8"])
+    env = deal_env("classic", [["B2", "G3"], ["Y1", "Y2"]], "R5", deck=["R9", "B8"])
     assert_turn(env, "player_0", "play", ["draw"])
     act(env, "draw")
     assert_turn(env, "player_0", "drawn", ["play R9", "pass"])
@@ -139,7 +93,7 @@ NARWHAL_HANDS = [["WN", "P1", "B2"], ["G1", "G2"], ["Y1", "Y2"], ["B3", "B4"]]
 
 
 def test_narwhal_right_guess_keeps_the_turn_and_puts_the_card_under_the_discard_pile():
-    env = dealt("unocorns", NARWHAL_HANDS, "P5", deck=["B7", "G3", "Y9", "P8"])
+    env = deal_env("unocorns", NARWHAL_HANDS, "P5", deck=["B7", "G3", "Y9", "P8"])
     assert_turn(env, "player_0", "play", ["play P1", "play WN", "draw"])
     act(env, "play WN")
     assert_turn(env, "player_0", "color", ALL_PINK)
@@ -159,7 +113,7 @@ def test_narwhal_right_guess_keeps_the_turn_and_puts_the_card_under_the_discard_
 
 
 def test_narwhal_wrong_guesses_end_the_turn_and_are_left_out_of_the_mask():
-    env = dealt("unocorns", [["WN", "P1", "B2"], ["G1", "G2", "G3"]], "P5", deck=["B7", "P8", "Y3"])
+    env = deal_env("unocorns", [["WN", "P1", "B2"], ["G1", "G2", "G3"]], "P5", deck=["B7", "P8", "Y3"])
     act(env, "play WN", "color green")
     assert env.unwrapped.describe()["foreheads"] == [["P8"], ["B7"]]
     assert_turn(env, "player_1", "guess", ALL_PINK)
@@ -182,7 +136,7 @@ def test_narwhal_wrong_guesses_end_the_turn_and_are_left_out_of_the_mask():
 
 
 def test_wild_forehead_card_is_matched_by_any_guess():
-    env = dealt("unocorns", [["P1", "P2"], ["G4", "G5"]], "P5", foreheads=[[], ["W"]])
+    env = deal_env("unocorns", [["P1", "P2"], ["G4", "G5"]], "P5", foreheads=[[], ["W"]])
     assert_turn(env, "player_0", "play", ["play P1", "play P2", "draw"])
     act(env, "play P1")
     assert_turn(env, "player_1", "guess", ALL_PINK)
@@ -194,7 +148,7 @@ def test_wild_forehead_card_is_matched_by_any_guess():
 
 
 def test_dealt_foreheads_are_guessed_oldest_first_in_one_turn_and_the_last_right_guess_wins():
-    env = dealt(
+    env = deal_env(
         "unocorns",
         [["P1", "P2", "Y3"], [], ["Y1", "Y2"]],
         "P5",
@@ -228,7 +182,7 @@ def test_dealt_foreheads_are_guessed_oldest_first_in_one_turn_and_the_last_right
 
 
 def test_second_narwhal_adds_a_forehead_card_guessed_after_the_older_one():
-    env = dealt("unocorns", [["WN", "WN", "P1"], ["G1", "G2", "G3"]], "P5", deck=["B7", "P8", "Y2", "G9"])
+    env = deal_env("unocorns", [["WN", "WN", "P1"], ["G1", "G2", "G3"]], "P5", deck=["B7", "P8", "Y2", "G9"])
     act(env, "play WN", "color yellow")
     act(env, "color pink")  # player_1, B7: wrong
     assert_turn(env, "player_0", "guess", ALL_PINK)
@@ -248,7 +202,7 @@ def test_second_narwhal_adds_a_forehead_card_guessed_after_the_older_one():
 
 def test_narwhal_cards_go_along_the_direction_of_play():
     # Dealer 0 turns a Reverse: the direction is -1 and the dealer plays first.
-    env = dealt("unocorns", [["WN", "P1"], ["G1"], ["Y1"]], "PR", dealer=0, deck=["B7", "G3", "Y9"])
+    env = deal_env("unocorns", [["WN", "P1"], ["G1"], ["Y1"]], "PR", dealer=0, deck=["B7", "G3", "Y9"])
     act(env, "play WN")
     assert env.unwrapped.describe()["foreheads"] == [["Y9"], ["G3"], ["B7"]]
     act(env, "color blue")
@@ -256,7 +210,7 @@ def test_narwhal_cards_go_along_the_direction_of_play():
 
 
 def test_narwhal_without_the_player():
-    env = dealt(
+    env = deal_env(
         "unocorns", [["WN", "P1"], ["G1"], ["Y1"]], "P5", deck=["B7", "G3", "Y9"], narwhal_includes_player=False
     )
     act(env, "play WN")
@@ -264,7 +218,7 @@ def test_narwhal_without_the_player():
 
 
 def test_a_skipped_player_does_not_guess():
-    env = dealt("unocorns", [["PS", "P1"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["B7"], []])
+    env = deal_env("unocorns", [["PS", "P1"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["B7"], []])
     act(env, "play PS")
     assert_turn(env, "player_2", "play", ["draw"])
     assert env.unwrapped.describe()["foreheads"] == [[], ["B7"], []]
@@ -272,7 +226,7 @@ def test_a_skipped_player_does_not_guess():
 
 @pytest.mark.parametrize("right", [True, False])
 def test_facing_a_draw_two_stack_the_guess_comes_first(right):
-    env = dealt(
+    env = deal_env(
         "unocorns",
         [["B+2", "P1"], ["G+2", "G1"], ["Y1"]],
         "B5",
@@ -297,7 +251,7 @@ def test_facing_a_draw_two_stack_the_guess_comes_first(right):
 
 
 def test_accepting_a_wild_draw_four_comes_before_the_guess_and_ends_the_turn():
-    env = dealt("unocorns", [["W+4", "B1"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["B7"], []])
+    env = deal_env("unocorns", [["W+4", "B1"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["B7"], []])
     act(env, "play W+4", "color blue")
     assert_turn(env, "player_1", "challenge", ["challenge", "accept"])
     act(env, "accept")
@@ -312,7 +266,7 @@ def test_accepting_a_wild_draw_four_comes_before_the_guess_and_ends_the_turn():
 def test_urrrhhh_gives_the_colour_away_to_the_left_whatever_the_direction():
     hands0 = [["WU", "B1", "B2", "B3", "G5", "Y7"], ["G1", "G2"], ["Y1", "Y2"]]
     # The dealer is seat 0; a first Reverse flips the direction and the dealer plays first.
-    env = dealt("monster_high", hands0, "PR", dealer=0)
+    env = deal_env("monster_high", hands0, "PR", dealer=0)
     assert env.unwrapped.describe()["direction"] == -1
     assert_turn(env, "player_0", "play", ["play WU", "draw"])
     before = hands(env)
@@ -338,7 +292,7 @@ def test_urrrhhh_gives_the_colour_away_to_the_left_whatever_the_direction():
 
 
 def test_urrrhhh_deals_round_and_round_skipping_the_giver():
-    env = dealt("monster_high", [["WU", "G1", "G2", "G3", "G4", "G5", "P9"], ["B1"], ["B2"], ["B3"]], "P5")
+    env = deal_env("monster_high", [["WU", "G1", "G2", "G3", "G4", "G5", "P9"], ["B1"], ["B2"], ["B3"]], "P5")
     before = hands(env)
     act(env, "play WU", "color green")
     after = hands(env)
@@ -348,14 +302,14 @@ def test_urrrhhh_deals_round_and_round_skipping_the_giver():
 
 
 def test_urrrhhh_with_no_coloured_card_goes_straight_to_the_colour():
-    env = dealt("monster_high", [["WU", "W"], ["G1"]], "P5")
+    env = deal_env("monster_high", [["WU", "W"], ["G1"]], "P5")
     act(env, "play WU")
     assert_turn(env, "player_0", "color", ALL_PINK)
     assert env.unwrapped.describe()["hands"] == [["W"], ["G1"]]
 
 
 def test_urrrhhh_giving_away_the_last_cards_wins_at_once():
-    env = dealt("monster_high", [["WU", "B1", "B2"], ["G1", "G7"]], "B5", wrapped=True)
+    env = deal_env("monster_high", [["WU", "B1", "B2"], ["G1", "G7"]], "B5", wrapped=True)
     act(env, "play WU")
     assert_turn(env, "player_0", "give", ["color blue"])
     act(env, "color blue")
@@ -371,7 +325,7 @@ def test_urrrhhh_giving_away_the_last_cards_wins_at_once():
 
 
 def test_wild_emoji_lays_a_number_card_on_top_whose_colour_becomes_active():
-    env = dealt("emoji", [["WE", "B5", "BS", "Y2"], ["G1", "B7"], ["Y1"]], "R3")
+    env = deal_env("emoji", [["WE", "B5", "BS", "Y2"], ["G1", "B7"], ["Y1"]], "R3")
     assert_turn(env, "player_0", "play", ["play WE", "draw"])
     act(env, "play WE")
     assert_turn(env, "player_0", "emoji", ["play B5", "play Y2"])
@@ -385,12 +339,12 @@ def test_wild_emoji_lays_a_number_card_on_top_whose_colour_becomes_active():
 
 
 def test_wild_emoji_needs_a_number_card():
-    env = dealt("emoji", [["WE", "BS"], ["G1"]], "R3")
+    env = deal_env("emoji", [["WE", "BS"], ["G1"]], "R3")
     assert_turn(env, "player_0", "play", ["draw"])
 
 
 def test_emoji_face_failed_draws_four_when_the_following_turn_starts():
-    env = dealt(
+    env = deal_env(
         "emoji",
         [["WE", "B5", "B6", "B7"], ["B1", "B2", "B3"]],
         "R3",
@@ -406,7 +360,7 @@ def test_emoji_face_failed_draws_four_when_the_following_turn_starts():
 
 
 def test_emoji_face_is_checked_even_when_the_following_turn_is_skipped():
-    env = dealt(
+    env = deal_env(
         "emoji",
         [["WE", "B5", "BS", "B7"], ["B1", "B2", "B3"]],
         "R3",
@@ -422,7 +376,7 @@ def test_emoji_face_is_checked_even_when_the_following_turn_is_skipped():
 
 
 def test_wild_swap_exchanges_hands_but_not_foreheads():
-    env = dealt(
+    env = deal_env(
         "swap",
         [["WS", "B1", "B2"], ["G1", "G2", "G3", "G4"], ["Y1"]],
         "R5",
@@ -450,7 +404,7 @@ def test_wild_swap_exchanges_hands_but_not_foreheads():
 
 
 def test_wild_swap_pass_keeps_the_hands():
-    env = dealt("swap", [["WS", "B1"], ["G1", "G2"]], "R5")
+    env = deal_env("swap", [["WS", "B1"], ["G1", "G2"]], "R5")
     act(env, "play WS")
     assert_turn(env, "player_0", "swap", ["pass", "swap +1"])
     act(env, "pass")
@@ -464,7 +418,7 @@ W4_DECK = ["Y5", "Y6", "Y7", "Y8", "G5", "G6", "G7", "G8"]
 
 
 def test_wild_draw_four_challenged_and_guilty():
-    env = dealt("classic", [["W+4", "R1", "B2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
+    env = deal_env("classic", [["W+4", "R1", "B2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
     act(env, "play W+4")
     assert_turn(env, "player_0", "color", ALL_RED)
     act(env, "color blue")
@@ -485,7 +439,7 @@ def test_wild_draw_four_challenged_and_guilty():
 
 def test_wild_draw_four_challenged_and_innocent():
     # A matching number (B5 on R5) is not the active colour: the play was legal.
-    env = dealt("classic", [["W+4", "B5", "G2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
+    env = deal_env("classic", [["W+4", "B5", "G2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
     act(env, "play W+4", "color yellow", "challenge")
     assert_turn(env, "player_2", "play", ["play Y1", "draw"])
     d = env.unwrapped.describe()
@@ -494,7 +448,7 @@ def test_wild_draw_four_challenged_and_innocent():
 
 
 def test_wild_draw_four_accepted():
-    env = dealt("classic", [["W+4", "R1", "B2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
+    env = deal_env("classic", [["W+4", "R1", "B2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
     act(env, "play W+4", "color yellow", "accept")
     assert_turn(env, "player_2", "play", ["play Y1", "draw"])
     d = env.unwrapped.describe()
@@ -504,7 +458,7 @@ def test_wild_draw_four_accepted():
 
 @pytest.mark.parametrize("variant, card", [("unocorns", "WN"), ("monster_high", "WU"), ("swap", "WS")])
 def test_a_last_special_wild_has_no_effect(variant, card):
-    env = dealt(variant, [[card], ["B1", "G2"]], "B5", reward="points")
+    env = deal_env(variant, [[card], ["B1", "G2"]], "B5", reward="points")
     act(env, f"play {card}")
     d = env.unwrapped.describe()
     assert (d["done"], d["winners"], d["phase"]) == (True, [0], "over")
@@ -513,7 +467,7 @@ def test_a_last_special_wild_has_no_effect(variant, card):
 
 
 def test_emoji_with_the_last_number_card_goes_out():
-    env = dealt("emoji", [["WE", "B5"], ["G1"]], "R3", wrapped=True)
+    env = deal_env("emoji", [["WE", "B5"], ["G1"]], "R3", wrapped=True)
     act(env, "play WE", "play B5")
     d = env.unwrapped.describe()
     assert (d["done"], d["winners"], d["top"]) == (True, [0], "B5")
@@ -521,7 +475,7 @@ def test_emoji_with_the_last_number_card_goes_out():
 
 
 def test_a_forehead_card_scores_like_a_hand_card():
-    env = dealt("unocorns", [["P5"], ["B1"]], "P3", foreheads=[[], ["Y9"]], reward="points")
+    env = deal_env("unocorns", [["P5"], ["B1"]], "P3", foreheads=[[], ["Y9"]], reward="points")
     act(env, "play P5")
     d = env.unwrapped.describe()
     assert (d["done"], d["winners"], d["scores"]) == (True, [0], [10, 0])  # B1 + the forehead Y9
@@ -529,9 +483,9 @@ def test_a_forehead_card_scores_like_a_hand_card():
 
 
 def test_illegal_wild_draw_four_is_not_offered_without_challenges():
-    env = dealt("classic", [["W+4", "R1"], ["G1"]], "R5", challenge_wild_draw_four=False)
+    env = deal_env("classic", [["W+4", "R1"], ["G1"]], "R5", challenge_wild_draw_four=False)
     assert_turn(env, "player_0", "play", ["play R1", "draw"])
-    env = dealt("classic", [["W+4", "B1"], ["G1"]], "R1", deck=W4_DECK, challenge_wild_draw_four=False)
+    env = deal_env("classic", [["W+4", "B1"], ["G1"]], "R1", deck=W4_DECK, challenge_wild_draw_four=False)
     assert_turn(env, "player_0", "play", ["play B1", "play W+4", "draw"])
     act(env, "play W+4", "color blue")
     assert_turn(env, "player_0", "play", ["play B1", "draw"])
@@ -539,7 +493,7 @@ def test_illegal_wild_draw_four_is_not_offered_without_challenges():
 
 
 def test_guilty_challenge_lets_the_challenger_guess_first():
-    env = dealt("unocorns", [["W+4", "P1", "B2"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["Y9"], []], deck=W4_DECK)
+    env = deal_env("unocorns", [["W+4", "P1", "B2"], ["G1"], ["Y1"]], "P5", foreheads=[[], ["Y9"], []], deck=W4_DECK)
     act(env, "play W+4", "color blue", "challenge")
     assert_turn(env, "player_1", "guess", ALL_PINK)
 
@@ -548,7 +502,7 @@ def test_guilty_challenge_lets_the_challenger_guess_first():
 
 
 def test_first_card_wild_lets_the_first_player_choose_then_play():
-    env = dealt("classic", [["B1", "G2"], ["Y1"]], "W")
+    env = deal_env("classic", [["B1", "G2"], ["Y1"]], "W")
     assert_turn(env, "player_0", "color", ALL_RED)
     assert env.unwrapped.describe()["color"] is None
     act(env, "color blue")
@@ -556,7 +510,7 @@ def test_first_card_wild_lets_the_first_player_choose_then_play():
 
 
 def test_first_card_wild_draw_four_is_replaced_by_the_next_card():
-    env = dealt("classic", [["B1", "G2"], ["Y1"]], "W+4", deck=["G5"])
+    env = deal_env("classic", [["B1", "G2"], ["Y1"]], "W+4", deck=["G5"])
     assert_turn(env, "player_0", "play", ["play G2", "draw"])
     d = env.unwrapped.describe()
     assert (d["top"], d["color"], d["discard"]) == ("G5", "green", 1)
@@ -564,20 +518,20 @@ def test_first_card_wild_draw_four_is_replaced_by_the_next_card():
 
 @pytest.mark.parametrize("top, first, drawn", [("RS", "player_2", 0), ("R+2", "player_2", 2), ("RR", "player_0", 0)])
 def test_first_card_effects_choose_the_first_agent(top, first, drawn):
-    env = dealt("classic", [["B1"], ["G1"], ["Y1"]], top, dealer=0)
+    env = deal_env("classic", [["B1"], ["G1"], ["Y1"]], top, dealer=0)
     assert env.agent_selection == first
     assert len(env.unwrapped.describe()["hands"][1]) == 1 + drawn
 
 
 def test_two_player_reverse_acts_as_a_skip():
-    env = dealt("classic", [["RR", "R1", "B4"], ["G1"]], "R5")
+    env = deal_env("classic", [["RR", "R1", "B4"], ["G1"]], "R5")
     act(env, "play RR")
     assert_turn(env, "player_0", "play", ["play R1", "draw"])
     assert env.unwrapped.describe()["direction"] == -1
 
 
 def test_explicit_uno_call_is_a_decision_of_the_same_agent():
-    env = dealt("classic", [["R5", "W", "B1"], ["G1", "G2"]], "R3", deck=["Y1", "Y2", "Y3"], uno_call="explicit")
+    env = deal_env("classic", [["R5", "W", "B1"], ["G1", "G2"]], "R3", deck=["Y1", "Y2", "Y3"], uno_call="explicit")
     act(env, "play R5")
     assert_turn(env, "player_1", "play", ["draw"])
     act(env, "draw")  # Y1: not playable
@@ -591,7 +545,7 @@ def test_explicit_uno_call_is_a_decision_of_the_same_agent():
 
 
 def test_last_card_wild_draw_four_makes_the_next_player_draw_before_scoring():
-    env = dealt("classic", [["W+4"], ["B1"]], "R5", deck=["G1", "G2", "G3", "G4"], reward="points")
+    env = deal_env("classic", [["W+4"], ["B1"]], "R5", deck=["G1", "G2", "G3", "G4"], reward="points")
     act(env, "play W+4")  # no colour choice, no challenge: the round is over
     d = env.unwrapped.describe()
     assert (d["done"], d["winners"], d["phase"]) == (True, [0], "over")
@@ -606,7 +560,7 @@ def test_last_card_wild_draw_four_makes_the_next_player_draw_before_scoring():
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_round_win_rewards_are_plus_one_and_minus_one_over_n_minus_one(n):
     others = [["B7", "GS"], ["Y9"], ["G2", "G3"]]
-    env = dealt("classic", [["R5", "R6"], *others[: n - 1]], "R3", wrapped=True)
+    env = deal_env("classic", [["R5", "R6"], *others[: n - 1]], "R3", wrapped=True)
     act(env, "play R5")
     assert env.rewards == dict.fromkeys(env.possible_agents, 0.0)
     assert not any(env.terminations.values())
@@ -632,7 +586,7 @@ def test_round_win_rewards_are_plus_one_and_minus_one_over_n_minus_one(n):
 
 
 def test_match_rewards_come_only_at_the_end_of_the_match():
-    env = dealt("classic", [["R5"], ["B3"], ["Y1"]], "R3", wrapped=True, episode="match", target_score=10)
+    env = deal_env("classic", [["R5"], ["B3"], ["Y1"]], "R3", wrapped=True, episode="match", target_score=10)
     act(env, "play R5")  # round 1: player_0 wins 4 points, the match goes on
     d = env.unwrapped.describe()
     assert d["scores"] == [4, 0, 0]
@@ -655,7 +609,7 @@ def test_match_rewards_come_only_at_the_end_of_the_match():
 
 
 def test_match_dealt_scores_can_end_the_match_in_the_first_round():
-    env = dealt("classic", [["R5"], ["B3"]], "R3", scores=[497, 499], episode="match")
+    env = deal_env("classic", [["R5"], ["B3"]], "R3", scores=[497, 499], episode="match")
     act(env, "play R5")
     d = env.unwrapped.describe()
     assert (d["done"], d["winners"], d["scores"]) == (True, [0], [500, 499])
@@ -664,7 +618,7 @@ def test_match_dealt_scores_can_end_the_match_in_the_first_round():
 
 def test_points_rewards_at_every_round_end_of_a_match():
     hands0 = [["R5"], ["B7", "GS"], ["Y9"]]  # player_0 wins 7 + 20 + 9 = 36 points
-    env = dealt("classic", hands0, "R3", wrapped=True, episode="match", reward="points", target_score=100)
+    env = deal_env("classic", hands0, "R3", wrapped=True, episode="match", reward="points", target_score=100)
     act(env, "play R5")
     d = env.unwrapped.describe()
     assert (d["scores"], d["done"]) == ([36, 0, 0], False)
@@ -697,7 +651,7 @@ def test_points_rewards_at_every_round_end_of_a_match():
 
 
 def test_points_rewards_in_a_round_episode():
-    env = dealt("emoji", [["R5"], ["B7", "GS"]], "R3", reward="points")  # emoji numbers: 5 points each
+    env = deal_env("emoji", [["R5"], ["B7", "GS"]], "R3", reward="points")  # emoji numbers: 5 points each
     act(env, "play R5")
     assert env.unwrapped.describe()["scores"] == [25, 0]
     assert env.rewards == {"player_0": 25 / 500, "player_1": -25 / 500}
@@ -706,7 +660,7 @@ def test_points_rewards_in_a_round_episode():
 
 def test_penalty_scoring_tied_winners_share_plus_one():
     hands0 = [["R5"], ["BS", "BR", "B+2"], ["G0"], ["Y1"]]
-    env = dealt(
+    env = deal_env(
         "classic", hands0, "R3", scores=[0, 10, 0, 0], wrapped=True, episode="match", scoring="penalty", target_score=50
     )
     act(env, "play R5")
@@ -718,7 +672,9 @@ def test_penalty_scoring_tied_winners_share_plus_one():
 
 
 def test_penalty_scoring_everyone_tied_gets_zero():
-    env = dealt("classic", [["R5"], ["G0"]], "R3", scores=[50, 50], episode="match", scoring="penalty", target_score=50)
+    env = deal_env(
+        "classic", [["R5"], ["G0"]], "R3", scores=[50, 50], episode="match", scoring="penalty", target_score=50
+    )
     act(env, "play R5")
     d = env.unwrapped.describe()
     assert (d["scores"], d["winners"], d["done"]) == ([50, 50], [0, 1], True)
@@ -726,7 +682,7 @@ def test_penalty_scoring_everyone_tied_gets_zero():
 
 
 def test_step_limit_truncates_with_zero_reward():
-    env = dealt("classic", [["R5", "R6", "R7"], ["B1", "B2"]], "R3", wrapped=True, max_steps=2)
+    env = deal_env("classic", [["R5", "R6", "R7"], ["B1", "B2"]], "R3", wrapped=True, max_steps=2)
     act(env, "play R5", "draw")
     d = env.unwrapped.describe()
     assert (d["done"], d["truncated"], d["phase"], d["winners"]) == (True, True, "over", [])
@@ -739,7 +695,7 @@ def test_step_limit_truncates_with_zero_reward():
 
 
 def test_reset_clears_the_episode():
-    env = dealt("classic", [["R5"], ["B3"]], "R3", wrapped=True)
+    env = deal_env("classic", [["R5"], ["B3"]], "R3", wrapped=True)
     act(env, "play R5")
     drain(env)
     env.reset(seed=4)
@@ -755,7 +711,7 @@ def test_reset_clears_the_episode():
 
 
 def test_raw_env_refuses_an_illegal_action_and_changes_nothing():
-    env = dealt("unocorns", [["P1", "B2"], ["G1"]], "P5")
+    env = deal_env("unocorns", [["P1", "B2"], ["G1"]], "P5")
     before = env.unwrapped.describe()
     obs_before = env.observe("player_0")
     with pytest.raises(IllegalActionError, match=r"'play B2'.*phase 'play'"):
@@ -770,7 +726,7 @@ def test_raw_env_refuses_an_illegal_action_and_changes_nothing():
         env.step(env.action_id("color pink"))
     act(env, "draw")
     # In another phase: a card during the colour choice.
-    env2 = dealt("unocorns", [["W", "P1"], ["G1"]], "P5")
+    env2 = deal_env("unocorns", [["W", "P1"], ["G1"]], "P5")
     act(env2, "play W")
     before = env2.describe()
     with pytest.raises(IllegalActionError, match=r"'play P1'.*phase 'color'"):
@@ -783,7 +739,7 @@ def test_raw_env_refuses_an_illegal_action_and_changes_nothing():
 
 
 def test_env_terminates_the_game_with_minus_one_for_an_illegal_move(caplog):
-    env = dealt("classic", [["R1"], ["B2", "G2"], ["Y3"]], "R5", dealer=0, wrapped=True)
+    env = deal_env("classic", [["R1"], ["B2", "G2"], ["Y3"]], "R5", dealer=0, wrapped=True)
     assert env.agent_selection == "player_1"
     env.step(env.unwrapped.action_id("play G2"))
     assert "Illegal move" in caplog.text
@@ -933,7 +889,7 @@ def test_same_seed_same_episode():
 
 
 def test_ansi_render_shows_own_hand_and_hides_only_own_forehead():
-    env = dealt(
+    env = deal_env(
         "unocorns",
         [["P1", "B2"], ["G7", "G8"], ["Y1"]],
         "P5",
@@ -960,7 +916,7 @@ def test_ansi_render_shows_own_hand_and_hides_only_own_forehead():
 
 
 def test_human_render_prints_and_returns_none(capsys):
-    env = dealt(
+    env = deal_env(
         "unocorns",
         [["P1", "B2"], ["G7", "G8"], ["Y1"]],
         "P5",
@@ -981,7 +937,7 @@ def test_human_render_prints_and_returns_none(capsys):
 @pytest.mark.parametrize("max_steps, last_line", [(10_000, "over: winners player_0"), (1, "over: truncated")])
 def test_ansi_render_of_a_finished_game(max_steps, last_line):
     # With one step allowed, the winning move is still a win; a move that does not end the round truncates.
-    env = dealt(
+    env = deal_env(
         "classic", [["R5"] if max_steps > 1 else ["R5", "R6"], ["B3"]], "R3", render_mode="ansi", max_steps=max_steps
     )
     act(env, "play R5")
@@ -998,7 +954,7 @@ def test_no_render_mode_renders_nothing():
 
 
 def test_infos_are_empty():
-    env = dealt("unocorns", [["WN", "P1", "B2"], ["G1", "G2"]], "P5", wrapped=True)
+    env = deal_env("unocorns", [["WN", "P1", "B2"], ["G1", "G2"]], "P5", wrapped=True)
     assert env.infos == {"player_0": {}, "player_1": {}}
     act(env, "play WN", "color green")
     assert env.infos == {"player_0": {}, "player_1": {}}

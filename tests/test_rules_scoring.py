@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from uno_env import OPTION_NAMES, PRESETS, Game, GameBatch, IllegalActionError, action_id, make_rules
+from uno_env.testing import act, deal, scenario
 
 RANKS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")
 PINK = ("pink", "blue", "green", "yellow")
@@ -52,35 +53,6 @@ def expected_points(preset: str) -> dict[str, int]:
     for w in WILD_CODES:
         points[w] = 40 if preset == "swap" and w in ("WC", "WS") else 50
     return points
-
-
-def deal(hands, top="R1", deck=(), dealer=None, **extra) -> dict:
-    """A dealt scenario; by default the dealer is the last seat, so seat 0 plays first."""
-    d = {"dealer": len(hands) - 1 if dealer is None else dealer, "hands": hands, "top": top, "deck": list(deck)}
-    d.update(extra)
-    return d
-
-
-def new_game(preset="classic", hands=None, top="R1", deck=(), *, episode="round", max_steps=10_000, seed=0, **kw):
-    """A Game from a dealt scenario; deal keys (dealer, foreheads, scores) and rule options both go in kw."""
-    deal_extra = {k: kw.pop(k) for k in ("dealer", "foreheads", "scores") if k in kw}
-    g = Game(
-        preset,
-        len(hands),
-        seed=seed,
-        deal=deal(hands, top, deck, **deal_extra),
-        episode=episode,
-        max_steps=max_steps,
-        **kw,
-    )
-    g.check()
-    return g
-
-
-def play(g: Game, *actions: str) -> None:
-    for a in actions:
-        g.step(a)
-        g.check()
 
 
 def total_cards(g: Game) -> int:
@@ -141,15 +113,15 @@ def test_preset_colour_names(preset):
 
 
 def test_pink_preset_cards_use_p_and_reject_r():
-    g = new_game("unocorns", [["P5", "B6"], ["G7", "Y8"]], top="P1")
+    g = deal("unocorns", [["P5", "B6"], ["G7", "Y8"]], top="P1")
     d = g.describe()
     assert d["color"] == "pink"
     assert d["top"] == "P1"
     assert g.legal_actions() == ["play P5", "draw"]
-    play(g, "play P5")
+    act(g, "play P5")
     assert g.describe()["top"] == "P5"
     with pytest.raises(ValueError, match="malformed card code 'R5'"):
-        new_game("monster_high", [["R5"], ["B6"]], top="P1")
+        deal("monster_high", [["R5"], ["B6"]], top="P1")
 
 
 @pytest.mark.parametrize("preset", ["classic", "unocorns", "monster_high", "emoji", "swap"])
@@ -200,16 +172,16 @@ def test_swap_preset_defaults_can_be_overridden():
 
 
 def test_swap_preset_stacks_draw_two_by_default():
-    g = new_game("swap", [["R+2", "R5", "R6"], ["B+2", "R7", "G3"]])
-    play(g, "play R+2")
+    g = deal("swap", [["R+2", "R5", "R6"], ["B+2", "R7", "G3"]], "R1")
+    act(g, "play R+2")
     d = g.describe()
     assert (d["seat"], d["phase"], d["pending_draw"]) == (1, "play", 2)
     assert g.legal_actions() == ["play B+2", "draw"]
 
 
 def test_classic_does_not_stack_draw_two():
-    g = new_game("classic", [["R+2", "R5", "R6"], ["B+2", "R7", "G3"]], deck=["Y1", "Y2"])
-    play(g, "play R+2")
+    g = deal("classic", [["R+2", "R5", "R6"], ["B+2", "R7", "G3"]], "R1", deck=["Y1", "Y2"])
+    act(g, "play R+2")
     d = g.describe()
     assert (d["seat"], d["phase"], d["pending_draw"]) == (0, "play", 0)
     assert d["hands"][1] == ["R7", "B+2", "G3", "Y1", "Y2"]
@@ -219,26 +191,26 @@ def test_classic_does_not_stack_draw_two():
 
 
 def test_uno_call_auto_never_asks():
-    g = new_game("classic", [["R5", "R6"], ["B7", "R8"]], deck=["G2", "G3"])
+    g = deal("classic", [["R5", "R6"], ["B7", "R8"]], "R1", deck=["G2", "G3"])
     assert make_rules("classic").uno_call == "auto"
-    play(g, "play R5")
+    act(g, "play R5")
     d = g.describe()
     assert (d["seat"], d["phase"]) == (1, "play")
     assert d["hands"][0] == ["R6"]
     assert "uno" not in g.legal_actions()
-    play(g, "play R8")
+    act(g, "play R8")
     assert (g.seat, g.phase) == (0, "play")
-    play(g, "play R6")
+    act(g, "play R6")
     assert_round_won(g, 0, [7, 0])
 
 
 def test_uno_explicit_call_has_no_penalty():
-    g = new_game("classic", [["R5", "R6"], ["B7", "B8"]], deck=["G2", "G3"], uno_call="explicit")
-    play(g, "play R5")
+    g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", deck=["G2", "G3"], uno_call="explicit")
+    act(g, "play R5")
     d = g.describe()
     assert (d["seat"], d["phase"]) == (0, "uno")
     assert g.legal_actions() == ["pass", "uno"]
-    play(g, "uno")
+    act(g, "uno")
     d = g.describe()
     assert (d["seat"], d["phase"]) == (1, "play")
     assert d["hands"][0] == ["R6"]
@@ -246,8 +218,8 @@ def test_uno_explicit_call_has_no_penalty():
 
 
 def test_uno_explicit_pass_is_caught_and_draws_two():
-    g = new_game("classic", [["R5", "R6"], ["B7", "B8"]], deck=["G2", "G3", "G4"], uno_call="explicit")
-    play(g, "play R5", "pass")
+    g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", deck=["G2", "G3", "G4"], uno_call="explicit")
+    act(g, "play R5", "pass")
     d = g.describe()
     assert (d["seat"], d["phase"]) == (1, "play")
     assert d["hands"][0] == ["R6", "G2", "G3"]
@@ -256,22 +228,22 @@ def test_uno_explicit_pass_is_caught_and_draws_two():
 
 def test_uno_explicit_penalty_four():
     deck = ["G2", "G3", "G4", "G5", "G6"]
-    g = new_game("classic", [["R5", "R6"], ["B7", "B8"]], deck=deck, uno_call="explicit", uno_penalty=4)
-    play(g, "play R5", "pass")
+    g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", deck=deck, uno_call="explicit", uno_penalty=4)
+    act(g, "play R5", "pass")
     assert g.hand(0) == ["R6", "G2", "G3", "G4", "G5"]
     assert (g.seat, g.phase) == (1, "play")
 
 
 def test_uno_explicit_swap_preset_penalty_is_four():
     deck = ["G2", "G3", "G4", "G5", "G6"]
-    g = new_game("swap", [["R5", "R6"], ["B7", "B8"]], deck=deck, uno_call="explicit")
-    play(g, "play R5", "pass")
+    g = deal("swap", [["R5", "R6"], ["B7", "B8"]], "R1", deck=deck, uno_call="explicit")
+    act(g, "play R5", "pass")
     assert g.hand(0) == ["R6", "G2", "G3", "G4", "G5"]
 
 
 def test_uno_explicit_catch_rate_zero_never_draws():
-    g = new_game("classic", [["R5", "R6"], ["B7", "B8"]], deck=["G2", "G3"], uno_call="explicit", uno_catch_rate=0.0)
-    play(g, "play R5", "pass")
+    g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", deck=["G2", "G3"], uno_call="explicit", uno_catch_rate=0.0)
+    act(g, "play R5", "pass")
     d = g.describe()
     assert d["hands"][0] == ["R6"]
     assert (d["seat"], d["phase"]) == (1, "play")
@@ -279,23 +251,23 @@ def test_uno_explicit_catch_rate_zero_never_draws():
 
 
 def test_uno_explicit_after_wild_colour_choice():
-    g = new_game("classic", [["W", "R6"], ["B7", "B8"]], deck=["G2", "G3"], uno_call="explicit")
-    play(g, "play W")
+    g = deal("classic", [["W", "R6"], ["B7", "B8"]], "R1", deck=["G2", "G3"], uno_call="explicit")
+    act(g, "play W")
     assert g.phase == "color"
-    play(g, "color blue")
+    act(g, "color blue")
     d = g.describe()
     assert (d["seat"], d["phase"], d["color"]) == (0, "uno", "blue")
-    play(g, "uno")
+    act(g, "uno")
     d = g.describe()
     assert (d["seat"], d["phase"], d["color"]) == (1, "play", "blue")
     assert d["hands"][0] == ["R6"]
 
 
 def test_uno_explicit_after_wild_draw_four_comes_before_the_challenge():
-    g = new_game("classic", [["W+4", "B6"], ["B7", "B8"]], deck=["G2", "G3", "G4", "G5"], uno_call="explicit")
-    play(g, "play W+4", "color green")
+    g = deal("classic", [["W+4", "B6"], ["B7", "B8"]], "R1", deck=["G2", "G3", "G4", "G5"], uno_call="explicit")
+    act(g, "play W+4", "color green")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     d = g.describe()
     assert d["hands"][0] == ["B6", "G2", "G3"]
     assert (d["seat"], d["phase"]) == (1, "challenge")
@@ -303,10 +275,10 @@ def test_uno_explicit_after_wild_draw_four_comes_before_the_challenge():
 
 def test_uno_explicit_skip_then_the_player_plays_again():
     # Two players: a Skip by seat 0 brings the turn back to seat 0, after the UNO decision.
-    g = new_game("classic", [["RS", "R6"], ["B7", "B8"]], deck=["G2", "G3"], uno_call="explicit")
-    play(g, "play RS")
+    g = deal("classic", [["RS", "R6"], ["B7", "B8"]], "R1", deck=["G2", "G3"], uno_call="explicit")
+    act(g, "play RS")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     d = g.describe()
     assert (d["seat"], d["phase"]) == (0, "play")
     assert d["hands"] == [["R6", "G2", "G3"], ["B7", "B8"]]
@@ -314,43 +286,43 @@ def test_uno_explicit_skip_then_the_player_plays_again():
 
 def test_uno_explicit_after_playing_the_drawn_card():
     # One card at the turn start, draw a playable one (two cards) and play it: down to one.
-    g = new_game("classic", [["B5"], ["B7", "B8"]], deck=["R7", "G2", "G3"], uno_call="explicit")
-    play(g, "draw")
+    g = deal("classic", [["B5"], ["B7", "B8"]], "R1", deck=["R7", "G2", "G3"], uno_call="explicit")
+    act(g, "draw")
     assert g.phase == "drawn"
-    play(g, "play R7")
+    act(g, "play R7")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     assert g.hand(0) == ["B5", "G2", "G3"]
 
 
 def test_uno_explicit_not_offered_without_a_drop_to_one():
-    g = new_game("classic", [["R5", "R6", "R7"], ["B7", "R8", "B9"]], deck=["G2", "G9"], uno_call="explicit")
-    play(g, "play R5")  # three -> two
+    g = deal("classic", [["R5", "R6", "R7"], ["B7", "R8", "B9"]], "R1", deck=["G2", "G9"], uno_call="explicit")
+    act(g, "play R5")  # three -> two
     assert (g.seat, g.phase) == (1, "play")
-    play(g, "play R8")
-    play(g, "draw")  # seat 0: two -> three, G2 not playable on R8
+    act(g, "play R8")
+    act(g, "draw")  # seat 0: two -> three, G2 not playable on R8
     assert (g.seat, g.phase) == (1, "play")
     assert g.hand(0) == ["R6", "R7", "G2"]
 
 
 def test_uno_explicit_not_offered_after_drawing_from_one_card():
-    g = new_game("classic", [["B5"], ["B7", "B8"]], deck=["G2", "G3"], uno_call="explicit")
-    play(g, "draw")  # one -> two, G2 not playable on R1
+    g = deal("classic", [["B5"], ["B7", "B8"]], "R1", deck=["G2", "G3"], uno_call="explicit")
+    act(g, "draw")  # one -> two, G2 not playable on R1
     d = g.describe()
     assert (d["seat"], d["phase"]) == (1, "play")
     assert d["hands"][0] == ["B5", "G2"]
 
 
 def test_uno_explicit_not_offered_when_going_out():
-    g = new_game("classic", [["R5"], ["B7", "B8"]], uno_call="explicit")
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7", "B8"]], "R1", uno_call="explicit")
+    act(g, "play R5")
     assert_round_won(g, 0, [15, 0])
 
 
 def test_uno_explicit_narwhal_forehead_counts_as_a_card():
     # Playing the Narwhal from two cards leaves one hand card plus one forehead card: two cards, no UNO.
-    g = new_game("unocorns", [["WN", "P6"], ["B7", "B8"]], top="P1", deck=["G2", "G3"], uno_call="explicit")
-    play(g, "play WN", "color blue")
+    g = deal("unocorns", [["WN", "P6"], ["B7", "B8"]], top="P1", deck=["G2", "G3"], uno_call="explicit")
+    act(g, "play WN", "color blue")
     d = g.describe()
     assert d["foreheads"] == [["G3"], ["G2"]]
     assert (d["seat"], d["phase"]) == (1, "guess")
@@ -358,7 +330,7 @@ def test_uno_explicit_narwhal_forehead_counts_as_a_card():
 
 def test_uno_explicit_correct_guess_then_play_down_to_one():
     # Seat 0: two hand cards and one forehead card (three). Guessing right and playing leaves one.
-    g = new_game(
+    g = deal(
         "unocorns",
         [["P5", "P6"], ["B7", "B8"]],
         top="P1",
@@ -367,17 +339,17 @@ def test_uno_explicit_correct_guess_then_play_down_to_one():
         uno_call="explicit",
     )
     assert (g.seat, g.phase) == (0, "guess")
-    play(g, "color blue")
+    act(g, "color blue")
     assert (g.seat, g.phase) == (0, "play")
-    play(g, "play P5")
+    act(g, "play P5")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     assert g.hand(0) == ["P6", "G2", "G3"]
 
 
 def test_uno_explicit_after_guessing_down_to_one_and_a_wrong_guess():
     # No hand card, two forehead cards: a right guess leaves one card, a wrong one ends the turn -> UNO.
-    g = new_game(
+    g = deal(
         "unocorns",
         [[], ["B7", "B8"]],
         top="P1",
@@ -385,11 +357,11 @@ def test_uno_explicit_after_guessing_down_to_one_and_a_wrong_guess():
         foreheads=[["B3", "Y4"], []],
         uno_call="explicit",
     )
-    play(g, "color blue")
+    act(g, "color blue")
     assert (g.seat, g.phase) == (0, "guess")
-    play(g, "color green")
+    act(g, "color green")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     d = g.describe()
     assert d["hands"][0] == ["G2", "G3"]
     assert d["foreheads"][0] == ["Y4"]
@@ -397,36 +369,36 @@ def test_uno_explicit_after_guessing_down_to_one_and_a_wrong_guess():
 
 
 def test_uno_explicit_after_urrrhhh_give_and_colour():
-    g = new_game("monster_high", [["WU", "P5", "B6"], ["G7", "G8"]], top="P1", deck=["Y2", "Y3"], uno_call="explicit")
-    play(g, "play WU")
+    g = deal("monster_high", [["WU", "P5", "B6"], ["G7", "G8"]], top="P1", deck=["Y2", "Y3"], uno_call="explicit")
+    act(g, "play WU")
     assert g.legal_actions() == ["color pink", "color blue"]
-    play(g, "color pink")
+    act(g, "color pink")
     assert g.phase == "color"
-    play(g, "color green")
+    act(g, "color green")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     d = g.describe()
     assert d["hands"] == [["B6", "Y2", "Y3"], ["P5", "G7", "G8"]]
     assert (d["seat"], d["phase"], d["color"]) == (1, "play", "green")
 
 
 def test_uno_explicit_after_emoji_number_card():
-    g = new_game("emoji", [["WE", "R5", "B6"], ["G7", "G8"]], deck=["Y2", "Y3"], uno_call="explicit")
-    play(g, "play WE")
+    g = deal("emoji", [["WE", "R5", "B6"], ["G7", "G8"]], "R1", deck=["Y2", "Y3"], uno_call="explicit")
+    act(g, "play WE")
     assert g.phase == "emoji"
-    play(g, "play R5")
+    act(g, "play R5")
     assert (g.seat, g.phase, g.describe()["color"]) == (0, "uno", "red")
-    play(g, "uno")
+    act(g, "uno")
     d = g.describe()
     assert d["hands"][0] == ["B6"]
     assert (d["seat"], d["phase"]) == (1, "play")
 
 
 def test_uno_explicit_after_swapping_into_one_card():
-    g = new_game("swap", [["WS", "R5", "R6"], ["B7"]], deck=["Y2", "Y3", "Y4", "Y5"], uno_call="explicit")
-    play(g, "play WS", "swap +1", "color blue")
+    g = deal("swap", [["WS", "R5", "R6"], ["B7"]], "R1", deck=["Y2", "Y3", "Y4", "Y5"], uno_call="explicit")
+    act(g, "play WS", "swap +1", "color blue")
     assert (g.seat, g.phase) == (0, "uno")
-    play(g, "pass")
+    act(g, "pass")
     d = g.describe()
     assert d["hands"] == [["B7", "Y2", "Y3", "Y4", "Y5"], ["R5", "R6"]]
     assert (d["seat"], d["phase"]) == (1, "play")
@@ -437,8 +409,8 @@ def test_uno_explicit_after_swapping_into_one_card():
 
 def test_scoring_winner_takes_points_of_other_hands():
     hands = [["R5"], ["B7", "GS", "YR", "R+2"], ["W", "W+4", "B0", "Y9"]]
-    g = new_game("classic", hands)
-    play(g, "play R5")
+    g = deal("classic", hands, "R1")
+    act(g, "play R5")
     # 7 + 20 + 20 + 20 = 67 and 50 + 50 + 0 + 9 = 109
     assert_round_won(g, 0, [176, 0, 0])
 
@@ -455,62 +427,62 @@ def test_scoring_winner_takes_points_of_other_hands():
 )
 def test_scoring_points_per_preset(preset, top, loser_hand, points):
     slot0 = letters(preset)[0]
-    g = new_game(preset, [[f"{slot0}5"], loser_hand], top=top)
-    play(g, f"play {slot0}5")
+    g = deal(preset, [[f"{slot0}5"], loser_hand], top=top)
+    act(g, f"play {slot0}5")
     assert_round_won(g, 0, [points, 0])
 
 
 def test_scoring_wild_customizable_and_swap_are_50_outside_swap_preset():
-    g = new_game("classic", [["R5"], ["WC", "WS"]], card_counts={"WC": 2, "WS": 2})
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["WC", "WS"]], "R1", card_counts={"WC": 2, "WS": 2})
+    act(g, "play R5")
     assert_round_won(g, 0, [100, 0])
 
 
 def test_scoring_card_points_override():
     points = {"W": 10, "5": 1, "BS": 7, "W+4": 0}
-    g = new_game("classic", [["R6"], ["W", "B5", "G5", "BS", "GS", "W+4", "Y9"]], card_points=points)
+    g = deal("classic", [["R6"], ["W", "B5", "G5", "BS", "GS", "W+4", "Y9"]], "R1", card_points=points)
     assert make_rules("classic", card_points=points).card_points_by_code()["Y5"] == 1
-    play(g, "play R6")
+    act(g, "play R6")
     assert_round_won(g, 0, [10 + 1 + 1 + 7 + 20 + 0 + 9, 0])
 
 
 def test_scoring_forehead_cards_count():
-    g = new_game(
+    g = deal(
         "unocorns",
         [["P5"], ["P3"], ["B2"]],
         top="P1",
         foreheads=[[], ["WN", "B+2"], ["G7"]],
     )
-    play(g, "play P5")
+    act(g, "play P5")
     # seat 1: 3 + 50 + 20, seat 2: 2 + 7
     assert_round_won(g, 0, [82, 0, 0])
 
 
 def test_scoring_going_out_by_guessing_the_last_forehead_card():
-    g = new_game("unocorns", [[], ["P3", "B4"]], top="P1", foreheads=[["G7"], ["Y2"]])
+    g = deal("unocorns", [[], ["P3", "B4"]], top="P1", foreheads=[["G7"], ["Y2"]])
     assert (g.seat, g.phase) == (0, "guess")
-    play(g, "color green")
+    act(g, "color green")
     assert_round_won(g, 0, [3 + 4 + 2, 0])
 
 
 def test_scoring_last_draw_two_cards_are_drawn_before_counting():
-    g = new_game("classic", [["R+2"], ["G1"]], deck=["B9", "WC"], card_counts={"WC": 1})
-    play(g, "play R+2")
+    g = deal("classic", [["R+2"], ["G1"]], "R1", deck=["B9", "WC"], card_counts={"WC": 1})
+    act(g, "play R+2")
     assert g.hand(1) == ["B9", "G1", "WC"]
     assert_round_won(g, 0, [1 + 9 + 50, 0])
 
 
 def test_scoring_last_wild_draw_four_cards_are_drawn_without_challenge():
-    g = new_game("classic", [["W+4"], ["R2"], ["G1"]], deck=["B9", "B8", "Y7", "RS"])
-    play(g, "play W+4")
+    g = deal("classic", [["W+4"], ["R2"], ["G1"]], "R1", deck=["B9", "B8", "Y7", "RS"])
+    act(g, "play W+4")
     assert g.hand(1) == ["R2", "RS", "B8", "B9", "Y7"]
     assert g.hand(2) == ["G1"]
     assert_round_won(g, 0, [2 + 20 + 8 + 9 + 7 + 1, 0, 0])
 
 
 def test_scoring_adds_to_dealt_scores_in_a_round():
-    g = new_game("classic", [["R5"], ["B7"], ["B8"]], scores=[10, 20, 30])
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7"], ["B8"]], "R1", scores=[10, 20, 30])
+    act(g, "play R5")
     assert_round_won(g, 0, [25, 20, 30])
 
 
@@ -519,13 +491,13 @@ def test_scoring_adds_to_dealt_scores_in_a_round():
 
 def test_penalty_scoring_round_each_adds_own_cards():
     hands = [["R5"], ["B7", "GS"], ["W", "B0", "Y9"]]
-    g = new_game("classic", hands, scores=[10, 20, 30], scoring="penalty")
-    play(g, "play R5")
+    g = deal("classic", hands, "R1", scores=[10, 20, 30], scoring="penalty")
+    act(g, "play R5")
     assert_round_won(g, 0, [10, 20 + 27, 30 + 59])
 
 
 def test_penalty_scoring_counts_forehead_cards():
-    g = new_game(
+    g = deal(
         "unocorns",
         [["P5"], ["B7"], ["G1"]],
         top="P1",
@@ -533,42 +505,43 @@ def test_penalty_scoring_counts_forehead_cards():
         scores=[5, 0, 0],
         scoring="penalty",
     )
-    play(g, "play P5")
+    act(g, "play P5")
     assert_round_won(g, 0, [5, 57, 24])
 
 
 def test_penalty_match_lowest_tally_wins_not_the_round_winner():
     # Seat 1 passes the target; seat 2 (who did not go out) has the lowest tally.
     hands = [["R5"], ["W", "B9"], ["B0"]]
-    g = new_game("classic", hands, scores=[90, 50, 40], scoring="penalty", target_score=100, episode="match")
-    play(g, "play R5")
+    g = deal("classic", hands, "R1", scores=[90, 50, 40], scoring="penalty", target_score=100, episode="match")
+    act(g, "play R5")
     assert_round_won(g, 0, [90, 109, 40], winners=[2])
 
 
 def test_penalty_match_tied_lowest_share_the_win():
     hands = [["R5"], ["W", "B9"], ["B0"], ["Y1"]]
-    g = new_game("classic", hands, scores=[40, 50, 40, 39], scoring="penalty", target_score=100, episode="match")
-    play(g, "play R5")
+    g = deal("classic", hands, "R1", scores=[40, 50, 40, 39], scoring="penalty", target_score=100, episode="match")
+    act(g, "play R5")
     assert_round_won(g, 0, [40, 109, 40, 40], winners=[0, 2, 3])
 
 
 def test_penalty_match_exactly_reaching_the_target_ends_it():
-    g = new_game("classic", [["R5"], ["B9"]], scores=[0, 91], scoring="penalty", target_score=100, episode="match")
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B9"]], "R1", scores=[0, 91], scoring="penalty", target_score=100, episode="match")
+    act(g, "play R5")
     assert_round_won(g, 0, [0, 100], winners=[0])
 
 
 def test_penalty_match_below_target_deals_the_next_round():
-    g = new_game(
+    g = deal(
         "classic",
         [["R5"], ["B9"], ["G4"]],
+        "R1",
         scores=[0, 80, 10],
         scoring="penalty",
         episode="match",
         target_score=100,
         dealer=2,
     )
-    play(g, "play R5")
+    act(g, "play R5")
     d = g.describe()
     assert d["done"] is False
     assert d["scores"] == [0, 89, 14]
@@ -582,15 +555,15 @@ def test_penalty_match_below_target_deals_the_next_round():
 
 
 def test_match_reaching_target_ends_with_the_winner():
-    g = new_game("classic", [["R5"], ["B7", "B3"]], scores=[90, 60], target_score=100, episode="match")
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7", "B3"]], "R1", scores=[90, 60], target_score=100, episode="match")
+    act(g, "play R5")
     assert_round_won(g, 0, [100, 60])
 
 
 def test_match_below_target_deals_next_round_to_the_left():
-    g = new_game("classic", [["R5"], ["B7", "B3"], ["Y2"]], scores=[0, 30, 0], episode="match", dealer=2)
+    g = deal("classic", [["R5"], ["B7", "B3"], ["Y2"]], "R1", scores=[0, 30, 0], episode="match", dealer=2)
     assert g.describe()["dealer"] == 2
-    play(g, "play R5")
+    act(g, "play R5")
     d = g.describe()
     assert d["done"] is False
     assert d["truncated"] is False
@@ -607,8 +580,8 @@ def test_match_below_target_deals_next_round_to_the_left():
 
 
 def test_match_round_episode_ends_after_one_round():
-    g = new_game("classic", [["R5"], ["B7", "B3"]], scores=[0, 0], target_score=500)
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7", "B3"]], "R1", scores=[0, 0], target_score=500)
+    act(g, "play R5")
     assert_round_won(g, 0, [10, 0])
 
 
@@ -621,8 +594,8 @@ def _first_choice(g: Game) -> str:
 
 def test_match_plays_on_until_target_with_rotating_dealer_and_carried_scores():
     n, target = 3, 150
-    g = new_game("classic", [["R5"], ["B7", "B3"], ["Y2"]], episode="match", target_score=target, dealer=2)
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7", "B3"], ["Y2"]], "R1", episode="match", target_score=target, dealer=2)
+    act(g, "play R5")
     rounds = lambda: g.describe()["rounds"]  # noqa: E731
     assert rounds() == 1
     dealers = [2, g.describe()["dealer"]]
@@ -658,8 +631,8 @@ def test_match_plays_on_until_target_with_rotating_dealer_and_carried_scores():
 def test_match_target_score_option_default_and_validation():
     assert make_rules("classic").target_score == 500
     assert make_rules("classic", target_score=1).target_score == 1
-    g = new_game("classic", [["R5"], ["B1"]], target_score=1, episode="match")
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B1"]], "R1", target_score=1, episode="match")
+    act(g, "play R5")
     assert_round_won(g, 0, [1, 0])
 
 
@@ -673,9 +646,9 @@ def test_mixed_classic_with_narwhal():
     assert rules.card_counts_by_code() == expected
     assert rules.deck_size == 112
     assert rules.colors == RED
-    g = new_game("classic", [["WN", "R6", "R7"], ["B7", "B8"]], deck=["G2", "G3"], card_counts={"WN": 4})
+    g = deal("classic", [["WN", "R6", "R7"], ["B7", "B8"]], "R1", deck=["G2", "G3"], card_counts={"WN": 4})
     assert total_cards(g) == 112
-    play(g, "play WN")
+    act(g, "play WN")
     d = g.describe()
     assert d["foreheads"] == [["G3"], ["G2"]]
     assert d["phase"] == "color"
@@ -688,12 +661,12 @@ def test_mixed_monster_high_with_swap():
     assert rules.card_counts_by_code() == expected
     assert rules.deck_size == 114
     assert rules.card_points_by_code()["WS"] == 50
-    g = new_game("monster_high", [["WS", "P6"], ["B7", "B8", "G1"]], top="P1", card_counts={"WS": 2})
+    g = deal("monster_high", [["WS", "P6"], ["B7", "B8", "G1"]], top="P1", card_counts={"WS": 2})
     assert total_cards(g) == 114
-    play(g, "play WS")
+    act(g, "play WS")
     assert g.phase == "swap"
     assert g.legal_actions() == ["pass", "swap +1"]
-    play(g, "swap +1", "color green")
+    act(g, "swap +1", "color green")
     assert g.describe()["hands"] == [["B7", "B8", "G1"], ["P6"]]
 
 
@@ -711,28 +684,28 @@ def test_card_counts_remove_and_bare_rank():
 
 def test_deal_over_placing_a_card_names_it():
     with pytest.raises(ValueError, match=r"2 copies of R0.*holds 1"):
-        new_game("classic", [["R0"], ["R0"]])
+        deal("classic", [["R0"], ["R0"]], "R1")
     with pytest.raises(ValueError, match=r"copies of WN.*holds 0"):
-        new_game("classic", [["WN"], ["B1"]])
+        deal("classic", [["WN"], ["B1"]], "R1")
     with pytest.raises(ValueError, match=r"5 copies of W\b.*holds 4"):
-        new_game("classic", [["W", "W"], ["W"]], top="W", deck=["W"])
+        deal("classic", [["W", "W"], ["W"]], top="W", deck=["W"])
     with pytest.raises(ValueError, match=r"copies of G5.*holds 0"):
-        new_game("classic", [["R6"], ["B1"]], deck=["G5"], card_counts={"5": 0})
+        deal("classic", [["R6"], ["B1"]], "R1", deck=["G5"], card_counts={"5": 0})
     with pytest.raises(ValueError, match=r"5 copies of WN.*holds 4"):
-        new_game("classic", [["WN", "WN"], ["WN"]], top="R1", deck=["WN", "WN"], card_counts={"WN": 4})
+        deal("classic", [["WN", "WN"], ["WN"]], top="R1", deck=["WN", "WN"], card_counts={"WN": 4})
     with pytest.raises(ValueError, match=r"5 copies of WN.*holds 4"):
-        new_game("unocorns", [["WN", "WN"], ["WN"]], top="P1", foreheads=[["WN"], ["WN"]])
+        deal("unocorns", [["WN", "WN"], ["WN"]], top="P1", foreheads=[["WN"], ["WN"]])
 
 
 # ------------------------------------------------------------------------------------- step limit
 
 
 def test_max_steps_truncates():
-    g = new_game("classic", [["R5", "R6", "R7"], ["R2", "R3", "R4"]], max_steps=3)
-    play(g, "play R5", "play R2")
+    g = deal("classic", [["R5", "R6", "R7"], ["R2", "R3", "R4"]], "R1", max_steps=3)
+    act(g, "play R5", "play R2")
     assert not g.done and not g.truncated
     before_hands = g.describe()["hands"]
-    play(g, "play R6")
+    act(g, "play R6")
     d = g.describe()
     assert d["truncated"] is True
     assert d["done"] is True
@@ -746,14 +719,14 @@ def test_max_steps_truncates():
 
 
 def test_max_steps_counts_colour_choices():
-    g = new_game("classic", [["W", "R6", "R7"], ["R2", "R3", "R4"]], max_steps=2)
-    play(g, "play W", "color blue")
+    g = deal("classic", [["W", "R6", "R7"], ["R2", "R3", "R4"]], "R1", max_steps=2)
+    act(g, "play W", "color blue")
     assert g.truncated and g.done and g.winners == []
 
 
 def test_going_out_on_the_last_allowed_step_is_not_truncated():
-    g = new_game("classic", [["R5", "R6"], ["R2", "R3"]], max_steps=3)
-    play(g, "play R5", "play R2", "play R6")
+    g = deal("classic", [["R5", "R6"], ["R2", "R3"]], "R1", max_steps=3)
+    act(g, "play R5", "play R2", "play R6")
     assert_round_won(g, 0, [3, 0])
 
 
@@ -832,7 +805,7 @@ def test_num_players_bounds_are_accepted():
 def test_malformed_card_codes(preset, code, allowed):
     slot0 = letters(preset)[0]
     with pytest.raises(ValueError) as err:
-        new_game(preset, [[code], [f"{slot0}5"]], top=f"{slot0}1")
+        deal(preset, [[code], [f"{slot0}5"]], top=f"{slot0}1")
     msg = str(err.value)
     assert f"malformed card code {code!r}" in msg
     assert allowed in msg
@@ -840,7 +813,7 @@ def test_malformed_card_codes(preset, code, allowed):
 
 
 def test_malformed_card_code_in_play_action():
-    g = new_game("classic", [["R5"], ["B6"]])
+    g = deal("classic", [["R5"], ["B6"]], "R1")
     before = g.describe()
     with pytest.raises(ValueError, match="malformed card code 'R10'"):
         g.step("play R10")
@@ -848,7 +821,7 @@ def test_malformed_card_code_in_play_action():
 
 
 def test_illegal_action_names_action_and_phase_and_changes_nothing():
-    g = new_game("classic", [["R5", "B6"], ["B7", "B8"]])
+    g = deal("classic", [["R5", "B6"], ["B7", "B8"]], "R1")
     before = g.describe()
     with pytest.raises(IllegalActionError) as err:
         g.step("play B6")
@@ -869,8 +842,8 @@ def test_illegal_action_names_action_and_phase_and_changes_nothing():
 
 
 def test_illegal_action_in_uno_phase():
-    g = new_game("classic", [["R5", "R6"], ["B7", "B8"]], uno_call="explicit")
-    play(g, "play R5")
+    g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", uno_call="explicit")
+    act(g, "play R5")
     before = g.describe()
     with pytest.raises(IllegalActionError) as err:
         g.step("play R6")
@@ -882,8 +855,8 @@ def test_illegal_action_in_uno_phase():
 
 
 def test_illegal_action_after_the_round_is_over():
-    g = new_game("classic", [["R5"], ["B7"]])
-    play(g, "play R5")
+    g = deal("classic", [["R5"], ["B7"]], "R1")
+    act(g, "play R5")
     before = g.describe()
     with pytest.raises(IllegalActionError, match="'draw'.*'over'"):
         g.step("draw")
@@ -899,7 +872,7 @@ def assert_same_state(a: np.ndarray, b: np.ndarray) -> None:
 def _batch_with_deals(n_games: int) -> GameBatch:
     b = GameBatch("classic", 2, n_games)
     for i in range(n_games):
-        b.reset_game(i, seed=i, deal=deal([["R5", "R6", "B2"], ["B7", "R8", "G3"]]))
+        b.reset_game(i, seed=i, deal=scenario([["R5", "R6", "B2"], ["B7", "R8", "G3"]], "R1"))
     return b
 
 

@@ -10,47 +10,15 @@ from collections import Counter
 
 import pytest
 
-from uno_env import Game, IllegalActionError
+from uno_env import IllegalActionError
+from uno_env.testing import act, assert_turn, deal, discard_pile
 
 ALL_PINK = ["color pink", "color blue", "color green", "color yellow"]
 ALL_RED = ["color red", "color blue", "color green", "color yellow"]
 
 
-def new_game(preset, hands, top, deck=(), dealer=None, foreheads=None, seed=0, **options):
-    """A dealt game; the dealer defaults to the last seat so that seat 0 plays first."""
-    n = len(hands)
-    deal = {
-        "dealer": n - 1 if dealer is None else dealer,
-        "hands": [list(h) for h in hands],
-        "top": top,
-        "deck": list(deck),
-    }
-    if foreheads is not None:
-        deal["foreheads"] = [list(f) for f in foreheads]
-    g = Game(preset, n, seed=seed, deal=deal, **options)
-    g.check()
-    return g
-
-
-def act(g, *actions):
-    """Step each action in turn, checking the invariants after each."""
-    for action in actions:
-        g.step(action)
-        g.check()
-
-
 def assert_hand(g, seat, cards):
     assert Counter(g.hand(seat)) == Counter(cards), f"seat {seat}: {g.hand(seat)} != {sorted(cards)}"
-
-
-def assert_turn(g, seat, phase):
-    assert (g.seat, g.phase) == (seat, phase), g.describe()
-
-
-def discard_pile(g):
-    """The discard pile, bottom first (read from the engine state)."""
-    st = g.batch.state[0]
-    return [g.rules.codes[int(k)] for k in st.discard[: int(st.discard_len)]]
 
 
 # ------------------------------------------------------------------------------- Wild Narwhal Rule
@@ -60,7 +28,7 @@ NARWHAL_DECK = ["B7", "G3", "Y9", "P8", "G6"]
 
 
 def test_narwhal_hands_out_from_next_player_with_player_last():
-    g = new_game("unocorns", NARWHAL_HANDS, "P5", NARWHAL_DECK)
+    g = deal("unocorns", NARWHAL_HANDS, "P5", NARWHAL_DECK)
     pile = g.describe()["pile"]
     act(g, "play WN")
     d = g.describe()
@@ -76,7 +44,7 @@ def test_narwhal_hands_out_from_next_player_with_player_last():
 
 
 def test_narwhal_without_player_leaves_the_player_out():
-    g = new_game("unocorns", NARWHAL_HANDS, "P5", NARWHAL_DECK, narwhal_includes_player=False)
+    g = deal("unocorns", NARWHAL_HANDS, "P5", NARWHAL_DECK, narwhal_includes_player=False)
     pile = g.describe()["pile"]
     act(g, "play WN")
     d = g.describe()
@@ -91,7 +59,7 @@ def test_narwhal_without_player_leaves_the_player_out():
 
 def test_narwhal_follows_reversed_direction():
     # A first-card Reverse: direction -1 and the dealer (seat 0) plays first.
-    g = new_game("unocorns", NARWHAL_HANDS, "PR", NARWHAL_DECK, dealer=0)
+    g = deal("unocorns", NARWHAL_HANDS, "PR", NARWHAL_DECK, dealer=0)
     assert_turn(g, 0, "play")
     assert g.describe()["direction"] == -1
     act(g, "play WN")
@@ -102,7 +70,7 @@ def test_narwhal_follows_reversed_direction():
 
 def test_narwhal_second_narwhal_adds_a_newer_forehead_card():
     hands = [["WN", "P1"], ["G1", "G2"], ["Y1", "Y2"]]
-    g = new_game("unocorns", hands, "P5", ["G3", "Y9", "P8"], foreheads=[[], ["B7"], []])
+    g = deal("unocorns", hands, "P5", ["G3", "Y9", "P8"], foreheads=[[], ["B7"], []])
     act(g, "play WN")
     assert g.describe()["foreheads"] == [["P8"], ["B7", "G3"], ["Y9"]]
     act(g, "color blue", "color blue")  # the oldest (B7) first
@@ -115,7 +83,7 @@ def test_narwhal_second_narwhal_adds_a_newer_forehead_card():
 
 def test_narwhal_right_guess_goes_to_bottom_of_discard_then_normal_play():
     hands = [["G4", "Y1", "B9"], ["P2", "P3"], ["Y4", "Y5"]]
-    g = new_game("unocorns", hands, "G5", foreheads=[["B7"], [], []])
+    g = deal("unocorns", hands, "G5", foreheads=[["B7"], [], []])
     assert_turn(g, 0, "guess")
     assert g.legal_actions() == ALL_PINK
     act(g, "color blue")
@@ -131,7 +99,7 @@ def test_narwhal_right_guess_goes_to_bottom_of_discard_then_normal_play():
 
 def test_narwhal_wrong_guess_ends_turn_and_wrong_colours_are_excluded():
     hands = [["G4", "Y1"], ["G2", "P3", "Y8"]]
-    g = new_game("unocorns", hands, "G5", ["P9", "P6"], foreheads=[["B7"], []])
+    g = deal("unocorns", hands, "G5", ["P9", "P6"], foreheads=[["B7"], []])
     act(g, "color green")  # wrong: the turn ends
     assert_turn(g, 1, "play")
     assert g.describe()["foreheads"] == [["B7"], []]
@@ -154,7 +122,7 @@ def test_narwhal_wrong_guess_ends_turn_and_wrong_colours_are_excluded():
 
 def test_narwhal_wild_forehead_card_matches_any_guess():
     hands = [["G4", "Y1"], ["P2", "P3"]]
-    g = new_game("unocorns", hands, "G5", foreheads=[["W"], []])
+    g = deal("unocorns", hands, "G5", foreheads=[["W"], []])
     act(g, "color yellow")
     d = g.describe()
     assert d["foreheads"] == [[], []]
@@ -165,7 +133,7 @@ def test_narwhal_wild_forehead_card_matches_any_guess():
 
 def test_narwhal_two_forehead_cards_guessed_oldest_first_in_one_turn():
     hands = [["G4", "Y1"], ["P2", "P3"]]
-    g = new_game("unocorns", hands, "G5", foreheads=[["B7", "Y2"], []])
+    g = deal("unocorns", hands, "G5", foreheads=[["B7", "Y2"], []])
     act(g, "color blue")
     assert g.describe()["foreheads"] == [["Y2"], []]
     assert_turn(g, 0, "guess")
@@ -178,7 +146,7 @@ def test_narwhal_two_forehead_cards_guessed_oldest_first_in_one_turn():
 
 def test_narwhal_guess_targets_oldest_card_and_memory_is_per_card():
     hands = [["G4", "Y1"], ["G2", "P3"]]
-    g = new_game("unocorns", hands, "G5", foreheads=[["B7", "Y2"], []])
+    g = deal("unocorns", hands, "G5", foreheads=[["B7", "Y2"], []])
     act(g, "color yellow")  # right for Y2, but B7 is guessed first: wrong
     assert_turn(g, 1, "play")
     assert g.describe()["foreheads"] == [["B7", "Y2"], []]
@@ -193,7 +161,7 @@ def test_narwhal_guess_targets_oldest_card_and_memory_is_per_card():
 def test_narwhal_empty_hand_with_forehead_is_not_out_and_last_right_guess_wins():
     hands = [[], ["P3", "B+2"], ["Y9"]]
     foreheads = [["B7", "Y2"], ["W"], ["GS"]]
-    g = new_game("unocorns", hands, "G6", foreheads=foreheads)
+    g = deal("unocorns", hands, "G6", foreheads=foreheads)
     assert not g.done
     assert_turn(g, 0, "guess")
     act(g, "color blue")
@@ -208,7 +176,7 @@ def test_narwhal_empty_hand_with_forehead_is_not_out_and_last_right_guess_wins()
 def test_narwhal_forehead_cards_score_like_hand_cards():
     hands = [["G4"], ["P3", "B+2"], ["Y9"]]
     foreheads = [[], ["W"], ["GS"]]
-    g = new_game("unocorns", hands, "G6", foreheads=foreheads)
+    g = deal("unocorns", hands, "G6", foreheads=foreheads)
     act(g, "play G4")
     assert g.done and g.winners == [0]
     assert g.scores == [3 + 20 + 50 + 9 + 20, 0, 0]
@@ -216,7 +184,7 @@ def test_narwhal_forehead_cards_score_like_hand_cards():
 
 def test_narwhal_wrong_guess_with_empty_hand_keeps_player_in():
     hands = [[], ["G2", "P3"], ["Y9", "G8"]]
-    g = new_game("unocorns", hands, "G6", foreheads=[["B7"], [], []])
+    g = deal("unocorns", hands, "G6", foreheads=[["B7"], [], []])
     act(g, "color green")
     assert not g.done and g.winners == []
     assert_turn(g, 1, "play")
@@ -224,7 +192,7 @@ def test_narwhal_wrong_guess_with_empty_hand_keeps_player_in():
 
 def test_narwhal_skipped_player_does_not_guess():
     hands = [["GS", "G1"], ["Y1", "Y2"], ["G2", "G3"]]
-    g = new_game("unocorns", hands, "G5", foreheads=[[], ["B7"], []])
+    g = deal("unocorns", hands, "G5", foreheads=[[], ["B7"], []])
     act(g, "play GS")
     assert_turn(g, 2, "play")
     assert g.describe()["foreheads"] == [[], ["B7"], []]
@@ -233,7 +201,7 @@ def test_narwhal_skipped_player_does_not_guess():
 
 def test_narwhal_draw_two_takes_turn_including_guess():
     hands = [["G+2", "G1"], ["Y1", "Y2"], ["G2", "G3"]]
-    g = new_game("unocorns", hands, "G5", ["P9", "P6"], foreheads=[[], ["B7"], []])
+    g = deal("unocorns", hands, "G5", ["P9", "P6"], foreheads=[[], ["B7"], []])
     act(g, "play G+2")
     assert_turn(g, 2, "play")
     assert g.describe()["foreheads"] == [[], ["B7"], []]
@@ -245,7 +213,7 @@ W4_DECK = ["P9", "P6", "P7", "P8", "B9", "B8"]
 
 
 def test_narwhal_wild_draw_four_accept_comes_before_guess():
-    g = new_game("unocorns", W4_HANDS_INNOCENT, "G5", W4_DECK, foreheads=[[], ["B7"], []])
+    g = deal("unocorns", W4_HANDS_INNOCENT, "G5", W4_DECK, foreheads=[[], ["B7"], []])
     act(g, "play W+4", "color blue")
     assert_turn(g, 1, "challenge")
     assert g.legal_actions() == ["challenge", "accept"]
@@ -256,7 +224,7 @@ def test_narwhal_wild_draw_four_accept_comes_before_guess():
 
 
 def test_narwhal_wild_draw_four_lost_challenge_ends_turn_without_guess():
-    g = new_game("unocorns", W4_HANDS_INNOCENT, "G5", W4_DECK, foreheads=[[], ["B7"], []])
+    g = deal("unocorns", W4_HANDS_INNOCENT, "G5", W4_DECK, foreheads=[[], ["B7"], []])
     act(g, "play W+4", "color blue", "challenge")
     assert_turn(g, 2, "play")
     assert g.describe()["foreheads"] == [[], ["B7"], []]
@@ -265,7 +233,7 @@ def test_narwhal_wild_draw_four_lost_challenge_ends_turn_without_guess():
 
 def test_narwhal_wild_draw_four_won_challenge_then_guess():
     hands = [["W+4", "G1", "Y1"], ["Y2", "Y3"], ["G2", "G3"]]  # seat 0 holds green: guilty
-    g = new_game("unocorns", hands, "G5", W4_DECK, foreheads=[[], ["B7"], []])
+    g = deal("unocorns", hands, "G5", W4_DECK, foreheads=[[], ["B7"], []])
     act(g, "play W+4", "color blue", "challenge")
     assert_hand(g, 0, ["G1", "Y1", "P9", "P6", "P7", "P8"])
     assert_turn(g, 1, "guess")
@@ -278,7 +246,7 @@ STACK_FH_DECK = ["Y9", "Y8", "Y7", "Y6"]
 
 
 def test_narwhal_facing_stack_wrong_guess_takes_whole_sum():
-    g = new_game("unocorns", STACK_FH_HANDS, "G5", STACK_FH_DECK, foreheads=[[], [], ["P4"]], stack_draw_two=True)
+    g = deal("unocorns", STACK_FH_HANDS, "G5", STACK_FH_DECK, foreheads=[[], [], ["P4"]], stack_draw_two=True)
     act(g, "play G+2")
     assert_turn(g, 1, "play")
     assert g.legal_actions() == ["play Y+2", "draw"]
@@ -294,7 +262,7 @@ def test_narwhal_facing_stack_wrong_guess_takes_whole_sum():
 
 
 def test_narwhal_facing_stack_right_guess_then_may_stack():
-    g = new_game("unocorns", STACK_FH_HANDS, "G5", STACK_FH_DECK, foreheads=[[], [], ["P4"]], stack_draw_two=True)
+    g = deal("unocorns", STACK_FH_HANDS, "G5", STACK_FH_DECK, foreheads=[[], [], ["P4"]], stack_draw_two=True)
     act(g, "play G+2", "play Y+2", "color pink")
     assert_turn(g, 2, "play")
     assert g.describe()["pending_draw"] == 4
@@ -316,7 +284,7 @@ def received(before, g, seat):
 def test_urrrhhh_gives_colour_round_from_left():
     blue = ["B1", "B5", "BS", "B+2", "B9"]
     hands = [["WU", "G3", "P7"] + blue, ["Y1"], ["Y2"], ["Y3"]]
-    g = new_game("monster_high", hands, "P5")
+    g = deal("monster_high", hands, "P5")
     act(g, "play WU")
     assert_turn(g, 0, "give")
     assert g.legal_actions() == ["color pink", "color blue", "color green"]
@@ -337,7 +305,7 @@ def test_urrrhhh_order_is_seeded():
     hands = [["WU", "B1", "B5", "BS", "B+2", "B9"], ["Y1"], ["Y2"], ["Y3"]]
     outcomes = []
     for _ in range(2):
-        g = new_game("monster_high", hands, "P5", seed=7)
+        g = deal("monster_high", hands, "P5", seed=7)
         act(g, "play WU", "color blue")
         outcomes.append(g.describe())
     assert outcomes[0] == outcomes[1]
@@ -346,7 +314,7 @@ def test_urrrhhh_order_is_seeded():
 def test_urrrhhh_left_is_seat_plus_one_when_direction_reversed():
     green = ["G1", "G2", "G3", "G4"]
     hands = [["WU", "B1"] + green, ["Y1"], ["Y2"], ["Y3"]]
-    g = new_game("monster_high", hands, "PR", dealer=0)  # first-card Reverse: seat 0 first, direction -1
+    g = deal("monster_high", hands, "PR", dealer=0)  # first-card Reverse: seat 0 first, direction -1
     assert_turn(g, 0, "play")
     assert g.describe()["direction"] == -1
     act(g, "play WU", "color green")
@@ -360,7 +328,7 @@ def test_urrrhhh_left_is_seat_plus_one_when_direction_reversed():
 
 def test_urrrhhh_giving_away_last_cards_goes_out_without_colour_choice():
     hands = [["WU", "B1", "B5"], ["Y1", "P2"], ["Y3"]]
-    g = new_game("monster_high", hands, "P5")
+    g = deal("monster_high", hands, "P5")
     act(g, "play WU", "color blue")
     assert g.done and g.phase == "over"
     assert g.winners == [0]
@@ -370,7 +338,7 @@ def test_urrrhhh_giving_away_last_cards_goes_out_without_colour_choice():
 
 def test_urrrhhh_without_coloured_card_goes_straight_to_colour():
     hands = [["WU", "W", "W+4"], ["Y1"], ["Y2"]]
-    g = new_game("monster_high", hands, "P5")
+    g = deal("monster_high", hands, "P5")
     act(g, "play WU")
     assert_turn(g, 0, "color")
     assert g.legal_actions() == ALL_PINK
@@ -384,14 +352,14 @@ def test_urrrhhh_without_coloured_card_goes_straight_to_colour():
 
 
 def test_emoji_not_playable_without_number_card():
-    g = new_game("emoji", [["WE", "RS", "W", "Y+2"], ["B1", "B2"]], "R5")
+    g = deal("emoji", [["WE", "RS", "W", "Y+2"], ["B1", "B2"]], "R5")
     assert g.legal_actions() == ["play RS", "play W", "draw"]
     with pytest.raises(IllegalActionError):
         g.step("play WE")
 
 
 def test_emoji_plays_with_a_number_card_which_sets_the_colour():
-    g = new_game("emoji", [["WE", "B3", "G7", "GS", "W", "Y+2"], ["B1", "B2"]], "R5")
+    g = deal("emoji", [["WE", "B3", "G7", "GS", "W", "Y+2"], ["B1", "B2"]], "R5")
     assert g.legal_actions() == ["play W", "play WE", "draw"]
     act(g, "play WE")
     assert_turn(g, 0, "emoji")
@@ -409,7 +377,7 @@ EMOJI_DECK = ["R1", "R2", "R3", "R4"]
 
 def test_emoji_face_fail_rate_zero_nobody_draws():
     hands = [["WE", "G7", "G1", "G2"], ["G3", "G4", "G5"]]
-    g = new_game("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=0.0)
+    g = deal("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=0.0)
     pile = g.describe()["pile"]
     act(g, "play WE", "play G7", "play G3", "play G1")
     assert_turn(g, 1, "play")
@@ -419,7 +387,7 @@ def test_emoji_face_fail_rate_zero_nobody_draws():
 
 def test_emoji_face_fail_rate_one_draws_four_at_following_turn():
     hands = [["WE", "G7", "G1", "G2", "Y5"], ["G3", "G4", "G5"], ["G6", "G8", "G9"]]
-    g = new_game("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=1.0)
+    g = deal("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=1.0)
     act(g, "play WE", "play G7")
     assert_turn(g, 1, "play")
     assert_hand(g, 1, ["G3", "G4", "G5"])  # not on the immediate turn
@@ -433,7 +401,7 @@ def test_emoji_face_fail_rate_one_draws_four_at_following_turn():
 
 def test_emoji_face_penalty_applies_when_following_turn_is_skipped():
     hands = [["WE", "G7", "GS", "G2", "Y5"], ["G3", "G4", "G5"], ["G6", "G8", "G9"]]
-    g = new_game("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=1.0)
+    g = deal("emoji", hands, "R5", EMOJI_DECK, emoji_face_fail_rate=1.0)
     act(g, "play WE", "play G7", "play G3", "play G6")
     assert_hand(g, 1, ["G4", "G5"])
     act(g, "play GS")
@@ -449,7 +417,7 @@ def test_emoji_face_penalty_applies_when_following_turn_is_skipped():
 
 @pytest.mark.parametrize("preset", ["emoji", "swap"])
 def test_customizable_plays_as_plain_wild(preset):
-    g = new_game(preset, [["WC", "B1"], ["Y1", "Y2"]], "R5")
+    g = deal(preset, [["WC", "B1"], ["Y1", "Y2"]], "R5")
     assert g.legal_actions() == ["play WC", "draw"]
     act(g, "play WC")
     assert_turn(g, 0, "color")
@@ -467,7 +435,7 @@ SWAP_HANDS = [["WS", "R1", "R2"], ["B1"], ["G1", "G2", "G3", "G4", "WN"], ["Y1",
 
 
 def test_swap_exchanges_whole_hands_then_colour():
-    g = new_game("swap", SWAP_HANDS, "R5", card_counts={"WN": 4})
+    g = deal("swap", SWAP_HANDS, "R5", card_counts={"WN": 4})
     act(g, "play WS")
     assert_turn(g, 0, "swap")
     assert g.legal_actions() == ["pass", "swap +1", "swap +2", "swap +3"]
@@ -483,7 +451,7 @@ def test_swap_exchanges_whole_hands_then_colour():
 
 
 def test_swap_pass_keeps_hands():
-    g = new_game("swap", SWAP_HANDS, "R5", card_counts={"WN": 4})
+    g = deal("swap", SWAP_HANDS, "R5", card_counts={"WN": 4})
     act(g, "play WS", "pass")
     assert_turn(g, 0, "color")
     assert_hand(g, 0, ["R1", "R2"])
@@ -492,7 +460,7 @@ def test_swap_pass_keeps_hands():
 
 def test_swap_leaves_forehead_cards_in_place():
     foreheads = [[], ["Y4"], ["B7"], []]
-    g = new_game("swap", SWAP_HANDS, "R5", card_counts={"WN": 4}, foreheads=foreheads)
+    g = deal("swap", SWAP_HANDS, "R5", card_counts={"WN": 4}, foreheads=foreheads)
     act(g, "play WS", "swap +2")
     assert g.describe()["foreheads"] == foreheads
     assert_hand(g, 0, SWAP_HANDS[2])
@@ -508,7 +476,7 @@ STACK_DECK = ["Y9", "Y8", "Y7", "Y6"]
 
 
 def test_stack_passes_sum_and_drawer_takes_all():
-    g = new_game("classic", STACK_HANDS, "G5", STACK_DECK, stack_draw_two=True)
+    g = deal("classic", STACK_HANDS, "G5", STACK_DECK, stack_draw_two=True)
     act(g, "play G+2")
     assert_turn(g, 1, "play")
     assert g.describe()["pending_draw"] == 2
@@ -531,7 +499,7 @@ def test_stack_passes_sum_and_drawer_takes_all():
 
 
 def test_stack_draw_instead_of_stacking_takes_sum_and_loses_turn():
-    g = new_game("classic", STACK_HANDS, "G5", STACK_DECK, stack_draw_two=True)
+    g = deal("classic", STACK_HANDS, "G5", STACK_DECK, stack_draw_two=True)
     act(g, "play G+2", "draw")
     assert_hand(g, 1, STACK_HANDS[1] + ["Y9", "Y8"])
     assert g.describe()["pending_draw"] == 0
@@ -540,7 +508,7 @@ def test_stack_draw_instead_of_stacking_takes_sum_and_loses_turn():
 
 def test_stack_is_on_by_default_in_swap_preset():
     hands = [["G+2", "G1"], ["Y+2", "G4"], ["B5", "Y1"]]
-    g = new_game("swap", hands, "G5", STACK_DECK)
+    g = deal("swap", hands, "G5", STACK_DECK)
     act(g, "play G+2")
     assert_turn(g, 1, "play")
     assert g.describe()["pending_draw"] == 2
@@ -549,7 +517,7 @@ def test_stack_is_on_by_default_in_swap_preset():
 
 def test_first_card_draw_two_cannot_be_stacked_on():
     hands = [["R+2", "G1"], ["B+2", "G4", "B5"], ["Y1", "Y2"]]
-    g = new_game("classic", hands, "G+2", ["Y9", "Y8"], stack_draw_two=True)
+    g = deal("classic", hands, "G+2", ["Y9", "Y8"], stack_draw_two=True)
     assert_hand(g, 0, ["R+2", "G1", "Y9", "Y8"])
     assert_turn(g, 1, "play")
     assert g.describe()["pending_draw"] == 0
@@ -558,7 +526,7 @@ def test_first_card_draw_two_cannot_be_stacked_on():
 
 def test_without_stacking_next_player_draws_two_and_is_skipped():
     hands = [["G+2", "G1"], ["R+2", "B5"], ["Y1", "G9"]]
-    g = new_game("classic", hands, "G5", ["Y9", "Y8"])
+    g = deal("classic", hands, "G5", ["Y9", "Y8"])
     act(g, "play G+2")
     assert_hand(g, 1, ["R+2", "B5", "Y9", "Y8"])
     assert g.describe()["pending_draw"] == 0
