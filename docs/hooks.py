@@ -1,0 +1,132 @@
+"""MkDocs hooks for the documentation site (mkdocs.yml: `hooks: [docs/hooks.py]`).
+
+Three jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
+
+* Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
+  `<!-- table:actions -->` or `<!-- table:observation -->`; the hook puts there the markdown that
+  `uno_env.rules.options_markdown()`, `uno_env.actions.actions_markdown()` and
+  `uno_env.observation.fields_markdown()` return, so the docs cannot drift from the code.
+* The notebooks. They live in notebooks/ at the repository root, outside docs/; the hook adds each one to
+  the site as `notebooks/<name>.ipynb` (mkdocs-jupyter renders it with its committed outputs), and turns a
+  page's link `../notebooks/<name>.ipynb` (right on GitHub) into a link to that page of the site.
+* The changelog. docs/changelog.md holds `<!-- include:CHANGELOG.md -->` ... `<!-- /include -->`: on GitHub
+  the lines between say where the changelog is; on the site they are replaced by CHANGELOG.md itself.
+
+Any other link from a page to a file outside docs/ (a source file, say) becomes plain text on the site, which
+has no copy of it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import posixpath
+import re
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+log = logging.getLogger("mkdocs.hooks.uno_env")
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = "notebooks"
+
+# marker name -> (module, function) returning a GitHub-style markdown table
+TABLES = {
+    "options": ("uno_env.rules", "options_markdown"),
+    "actions": ("uno_env.actions", "actions_markdown"),
+    "observation": ("uno_env.observation", "fields_markdown"),
+}
+TABLE_MARKER = re.compile(r"^<!-- table:([a-z_]+) -->[ \t]*$", re.M)
+INCLUDE = re.compile(r"^<!-- include:(\S+) -->[ \t]*\n.*?^<!-- /include -->[ \t]*$", re.M | re.S)
+LINK = re.compile(r"(!?\[[^\]\n]*\])\(([^)\s]+)\)")
+FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
+
+# repository files that the site has under another name
+SITE_NAMES = {"README.md": "index.md", "CHANGELOG.md": "changelog.md"}
+
+
+def table(name: str) -> str:
+    """The generated markdown table for a marker name; a missing table or function stops the build."""
+    if name not in TABLES:
+        raise PluginError(f"unknown table marker <!-- table:{name} -->; the tables are {', '.join(TABLES)}")
+    module_name, function_name = TABLES[name]
+    function = getattr(importlib.import_module(module_name), function_name, None)
+    if function is None:
+        raise PluginError(f"<!-- table:{name} --> needs {module_name}.{function_name}(), which does not exist")
+    return function().strip()
+
+
+@event_priority(100)  # before mkdocs-jupyter's on_files, which picks the notebooks out of the files
+def on_files(files: Files, config) -> Files:
+    """Add notebooks/*.ipynb to the site as notebooks/<name>.ipynb.
+
+    Each is a File whose source folder is the repository root rather than docs/ (mkdocs-jupyter's wrapper
+    finds a File.generated one's path as None)."""
+    for path in sorted((ROOT / NOTEBOOKS).glob("*.ipynb")):
+        uri = f"{NOTEBOOKS}/{path.name}"
+        files.append(
+            File(uri, src_dir=str(ROOT), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls)
+        )
+    return files
+
+
+def site_target(repo_path: str, page_dir: str) -> str | None:
+    """Where a link to a repository file points on the site, relative to the page's folder in docs/; None when
+    the site has no such page."""
+    if repo_path.startswith("docs/"):
+        docs_path = repo_path[len("docs/") :]
+    elif repo_path.startswith(f"{NOTEBOOKS}/") and repo_path.endswith(".ipynb"):
+        docs_path = repo_path  # mounted by on_files
+    elif repo_path in SITE_NAMES:
+        docs_path = SITE_NAMES[repo_path]
+    else:
+        return None
+    return posixpath.relpath(docs_path, page_dir or ".")
+
+
+def rebase_links(markdown: str, source_dir: str, page_dir: str) -> str:
+    """Rewrite the relative links of markdown read from `source_dir` (a folder of the repository) for a page in
+    `page_dir` (a folder of docs/), leaving code blocks and links that stay inside docs/ alone."""
+
+    def rewrite(match: re.Match) -> str:
+        text, target = match.groups()
+        if re.match(r"^[a-z][a-z0-9+.-]*:|^#|^/", target):
+            return match.group(0)  # a URL, an anchor or an absolute path
+        path, hash_mark, anchor = target.partition("#")
+        repo_path = posixpath.normpath(posixpath.join(source_dir, path))
+        if repo_path.startswith("docs/") and source_dir.startswith("docs"):
+            return match.group(0)  # a link between pages: MkDocs checks it
+        new = site_target(repo_path, page_dir)
+        if new is None:
+            return text[1:-1] if not text.startswith("!") else match.group(0)
+        return f"{text}({new}{hash_mark}{anchor})"
+
+    parts, last = [], 0
+    for fence in FENCE.finditer(markdown):
+        parts.append(LINK.sub(rewrite, markdown[last : fence.start()]))
+        parts.append(fence.group(0))
+        last = fence.end()
+    parts.append(LINK.sub(rewrite, markdown[last:]))
+    return "".join(parts)
+
+
+def include(match: re.Match, page_dir: str) -> str:
+    """A repository file's text in place of an include region, its first heading dropped (the page has its
+    own) and its links rebased."""
+    name = match.group(1)
+    path = ROOT / name
+    if not path.is_file():
+        log.warning("%s is not in the repository; the page that includes it shows nothing of it", name)
+        return f"`{name}` is not in this checkout of the repository."
+    text = re.sub(r"\A\s*# [^\n]*\n", "", path.read_text(encoding="utf-8"))
+    return rebase_links(text, posixpath.dirname(name), page_dir)
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    page_dir = posixpath.dirname(page.file.src_uri)
+    markdown = rebase_links(markdown, posixpath.join("docs", page_dir), page_dir)
+    markdown = INCLUDE.sub(lambda m: include(m, page_dir), markdown)
+    return TABLE_MARKER.sub(lambda m: table(m.group(1)), markdown)
