@@ -47,6 +47,7 @@ from .ratings import (
     write_json,
 )
 from .registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
+from .trust import TRUST_HELP, USER_ERRORS
 
 
 @dataclass
@@ -161,11 +162,11 @@ def play_games(
 
 def win_rate_against(
     agent: Any, baseline: str, variant: str, num_players: int, *, games: int, seed: int, baseline_seed: int,
-    **rule_options: Any,
+    trust: bool = False, **rule_options: Any,
 ) -> tuple[float, float, float]:
     """Win rate and its 95% Wilson interval of `agent` in one seat against `baseline` in every other seat
-    (paired games, seats rotated): how the trainers evaluate a policy."""
-    agents = {"learner": agent, baseline: make_agent(baseline, seed=baseline_seed)}
+    (paired games, seats rotated): how the trainers evaluate a policy. `trust` is `make_agent`'s."""
+    agents = {"learner": agent, baseline: make_agent(baseline, seed=baseline_seed, trust=trust)}
     lineup = ["learner"] + [baseline] * (num_players - 1)
     records = play_games(agents, lineup, variant, games=games, seed=seed, **rule_options)
     wins = sum(1 for r in records for seat in r.winners if r.lineup[seat] == "learner")
@@ -213,10 +214,13 @@ def chunk_agent_seed(seed: int, chunk: int, agent: int) -> int:
     return int(np.random.SeedSequence([seed % 2**64, chunk, agent]).generate_state(1, np.uint64)[0])
 
 
-def play_chunk(chunk: Chunk, agents: list[str], variant: str, *, seed: int, **play_options: Any) -> list[GameRecord]:
-    """The records of one chunk; `agents` is the tournament's list of distinct agent names (for the seeds)."""
+def play_chunk(
+    chunk: Chunk, agents: list[str], variant: str, *, seed: int, trust: bool = False, **play_options: Any
+) -> list[GameRecord]:
+    """The records of one chunk; `agents` is the tournament's list of distinct agent names (for the seeds);
+    `trust` is `make_agent`'s."""
     seated = {
-        name: make_agent(name, seed=chunk_agent_seed(seed, chunk.index, agents.index(name)))
+        name: make_agent(name, seed=chunk_agent_seed(seed, chunk.index, agents.index(name)), trust=trust)
         for name in dict.fromkeys(chunk.lineup)
     }
     games = chunk.num_seeds * len(chunk.lineup)
@@ -238,22 +242,24 @@ def run_tournament(
     chunk_games: int = CHUNK_GAMES,
     ray_workers: int = 0,
     ray_address: str | None = None,
+    trust: bool = False,
     **rule_options: Any,
 ) -> TournamentResult:
     """A tournament of agents by name (see the module docstring); writes reports to `out` if given.
 
     The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
     `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.agents.ray_arena`; `ray_address` is the cluster
-    for `ray.init`), with the same records either way."""
+    for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load
+    (their files are unpickled, which can run code from them: only for files you made or trust)."""
     lineups = _lineups(agents, num_players, lineup)
     if variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
     distinct = list(dict.fromkeys(agents))
     for name in distinct:
-        make_agent(name)  # unknown names and agent files that do not load fail here, before any game
+        make_agent(name, trust=trust)  # unknown names and agent files that do not load fail here, before any game
     chunks = tournament_chunks(lineups, -(-games // len(lineups)), seed, chunk_games)
     play = functools.partial(
-        play_chunk, agents=distinct, variant=variant, seed=seed, batch_size=batch_size, episode=episode,
+        play_chunk, agents=distinct, variant=variant, seed=seed, batch_size=batch_size, episode=episode, trust=trust,
         **rule_options,
     )  # fmt: skip
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
@@ -344,6 +350,7 @@ def build_parser() -> cli.ArgumentParser:
     parser.add_argument(
         "--ray-address", metavar="ADDRESS", help="the Ray cluster, ray.init(address=...) (default: a local Ray)"
     )
+    parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     return parser
 
 
@@ -368,10 +375,10 @@ def main(argv: list[str] | None = None) -> int:
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,
             batch_size=args.batch_size, episode=args.episode, out=args.out, progress=args.progress,
             chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
-            **args.rule_options,
+            trust=args.trust, **args.rule_options,
         )  # fmt: skip
-    except ValueError as error:
-        parser.error(str(error))
+    except USER_ERRORS as error:  # a bad agent file, a refused one, settings the games refuse, an unwritable --out
+        parser.error(str(error) or type(error).__name__)
     lineups = "; ".join(" ".join(table) for table in result.settings["lineups"])
     print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineups: {lineups}")
     print(result.table())

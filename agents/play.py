@@ -37,6 +37,7 @@ from uno_env import observation as O
 
 from .base import bind
 from .registry import TRAINED_HELP, agent_names, make_agent
+from .trust import TRUST_HELP, USER_ERRORS
 
 COLOR_STYLES = {"red": "bold red", "pink": "bold magenta", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow"}  # fmt: skip
@@ -469,6 +470,7 @@ def build_parser() -> cli.ArgumentParser:
         help="one round, or a whole match to the target score (default: round)",
     )  # fmt: skip
     cli.add_option(parser)
+    parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     return parser
 
 
@@ -504,18 +506,20 @@ def main(
         parser.error(str(error))
     others = [s for s in range(args.players) if s != args.seat]
     names = args.opponents * len(others) if len(args.opponents) == 1 else args.opponents
-    try:
-        opponents = {seat: (name, make_agent(name, seed=seed + seat)) for seat, name in zip(others, names, strict=True)}
-    except ValueError as error:
-        parser.error(str(error))
     console = console or Console(highlight=False)
+    try:  # a bad agent file, a refused one, or an agent for another game: one line, exit 2
+        opponents = {seat: (name, make_agent(name, seed=seed + seat, trust=args.trust))
+                     for seat, name in zip(others, names, strict=True)}  # fmt: skip
+        terminal = TerminalGame(game, args.seat, opponents, console, input_fn)  # binds the agents to the game
+    except USER_ERRORS as error:
+        parser.error(str(error) or type(error).__name__)
     options = ", ".join(f"{k}={v!r}" for k, v in args.rule_options.items())
     console.print(
         f"UNO {args.variant}, {args.players} players, a {args.episode}"
         + (f", {options}" if options else "")
         + f"; you are player {args.seat}; seed {seed} (replay with --seed {seed})."
     )
-    return TerminalGame(game, args.seat, opponents, console, input_fn).run()
+    return terminal.run()
 
 
 if __name__ == "__main__":

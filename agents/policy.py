@@ -8,7 +8,7 @@ agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `pytho
 ```
 
 `uno-arena --agents ppo:classic counter` seats the shipped policy; `ppo:PATH` seats a policy file, and
-`sb3:PATH` a MaskablePPO model saved by `python -m uno_env.train.sb3_ppo`.
+`sb3:PATH` a MaskablePPO model saved by `python -m uno_env.train.sb3_ppo` (with `--trust`: it is unpickled).
 
 **The network** (`PolicyNetwork`): the int8 observation times a fixed per-entry scale (counts that can
 grow past a handful, such as hand sizes and the draw pile, are scaled down), an MLP trunk (ReLU), a
@@ -22,11 +22,15 @@ play otherwise (residual policy learning); the agent runs the adviser at play ti
 `num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `hint` (the adviser's
 name, "" for none), `rule_options`,
 `state_dict` and `trained` (how it was made: steps, minutes, and `commands`, the training command and
-each resume's).
+each resume's). It is data, never code: it is loaded with `weights_only=True` (tensors and plain values only;
+a file holding anything else is refused before any of it runs), and none of its fields names another file to
+load (the adviser is one of the baselines by name).
 """
 
 from __future__ import annotations
 
+import pickle
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ from torch import nn
 
 from uno_env import actions as A
 from uno_env import observation as O
+from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .base import bind
 from .baselines import BASELINES
@@ -111,22 +116,79 @@ class PolicyNetwork(nn.Module):
         }
 
     @classmethod
-    def from_file_dict(cls, data: dict[str, Any]) -> PolicyNetwork:
-        if data.get("format") != POLICY_FORMAT:
-            raise ValueError(f"not a uno-env policy file (format {data.get('format')!r}, expected {POLICY_FORMAT!r})")
-        network = cls(data["observation"], data["num_players"], tuple(data["hidden"]), data.get("hint", ""))
+    def from_file_dict(cls, data: dict[str, Any], source: str = "the policy") -> PolicyNetwork:
+        """The network of a policy file's dict, checked by `check_policy_dict` (a ValueError names what is wrong)."""
+        check_policy_dict(data, source)
+        shape = data["observation"], data["num_players"], tuple(data["hidden"]), data.get("hint") or ""
+        with torch.device("meta"):  # the layout alone, no memory: the file's tensors must fit it before it is built
+            expected = {k: tuple(v.shape) for k, v in cls(*shape).state_dict().items()}
+        found = {k: tuple(v.shape) for k, v in data["state_dict"].items()}
+        if found != expected:
+            wrong = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
+            raise ValueError(f"{source}'s weights do not fit the network it describes ({', '.join(wrong[:3])})")
+        network = cls(*shape)
         network.load_state_dict({k: v.float() for k, v in data["state_dict"].items()})
         return network.eval()
 
 
+def check_policy_dict(data: Any, source: str = "the policy") -> None:
+    """Refuse (ValueError) a dict that is not a policy file's: the format, every field the network is built from,
+    and an adviser (`hint`) that is one of the baselines by name (a policy file never names a file to load)."""
+    if not isinstance(data, dict) or data.get("format") != POLICY_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"{source} is not a uno-env policy file (format {found!r}, expected {POLICY_FORMAT!r}; "
+                         "written by uno_env.train.native_ppo)")  # fmt: skip
+    hint, players, hidden, state = (data.get(k) for k in ("hint", "num_players", "hidden", "state_dict"))
+    hint = "" if hint is None else hint
+    fields_ok = {
+        "observation": data.get("observation") in O.LEVELS,
+        "num_players": type(players) is int and MIN_PLAYERS <= players <= MAX_PLAYERS,
+        "hidden": isinstance(hidden, (list, tuple)) and bool(hidden) and all(type(w) is int and w >= 1 for w in hidden),
+        "hint": isinstance(hint, str),
+        "state_dict": isinstance(state, dict)
+        and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()),
+    }
+    problems = [name for name, ok in fields_ok.items() if not ok]
+    if problems:
+        raise ValueError(f"{source} is not a valid uno-env policy file: bad {', '.join(problems)}")
+    if hint and hint not in BASELINES:
+        raise ValueError(f"{source}: a policy's adviser (hint) is one of the baselines {', '.join(BASELINES)}, "
+                         f"got {hint!r}")  # fmt: skip
+
+
+def load_plain_data(path: str | Path, what: str) -> Any:
+    """`torch.load(path, weights_only=True)`: tensors and plain values only, so nothing in the file runs. A file
+    holding anything else (an object whose unpickling could run code), or not a torch file at all, is refused
+    with a ValueError naming `what` it should have been."""
+    path = Path(path)
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as error:  # weights_only refused it (or its pickle is garbage)
+        raise ValueError(f"{path} is not {what}: it is not plain data (tensors and plain values only), so it is not "
+                         f"loaded (torch: {_torch_reason(error)})") from None  # fmt: skip
+    except (EOFError, RuntimeError, OSError, zipfile.BadZipFile) as error:  # empty, truncated, not a torch file
+        raise ValueError(f"{path} is not {what}: torch cannot read it ({type(error).__name__}"
+                         f"{': ' + _torch_reason(error) if str(error) else ''})") from None  # fmt: skip
+
+
+def _torch_reason(error: BaseException) -> str:
+    """The line of a torch.load error that says what is wrong (not its advice to load with weights_only=False)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    advice = ("Weights only load failed", "Please file an issue", "Check the documentation")
+    useful = [line for line in lines if not line.startswith(advice)]
+    return (useful or lines or [type(error).__name__])[0]
+
+
 def load_policy_file(path: str | Path) -> dict[str, Any]:
-    """A policy file's dict (see the module docstring); a clear error if it is missing or not one."""
+    """A policy file's dict (see the module docstring); a clear error (ValueError) if it is missing or not one.
+
+    Loaded with `weights_only=True` and checked by `check_policy_dict`: no code in the file runs, and no field of
+    it names another file to load."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"no policy file at {path}")
-    data = torch.load(path, map_location="cpu", weights_only=True)
-    if not isinstance(data, dict) or data.get("format") != POLICY_FORMAT:
-        raise ValueError(f"{path} is not a uno-env policy file (written by uno_env.train.native_ppo)")
+        raise ValueError(f"no policy file at {path}" + (" (a folder)" if path.is_dir() else ""))
+    data = load_plain_data(path, "a uno-env policy file")
+    check_policy_dict(data, str(path))
     return data
 
 
@@ -167,7 +229,7 @@ class PolicyAgent:
             self.network, self.info = policy, {}
         else:
             data = policy if isinstance(policy, dict) else load_policy_file(policy)
-            self.network = PolicyNetwork.from_file_dict(data)
+            self.network = PolicyNetwork.from_file_dict(data, "the policy" if isinstance(policy, dict) else str(policy))
             self.info = {k: v for k, v in data.items() if k != "state_dict"}
         self.network = self.network.to(device).eval()
         self.device = torch.device(device)

@@ -1,4 +1,4 @@
-"""An RLlib-trained policy as an agent: `RLlibAgent(checkpoint)`, or `uno-arena --agents rllib:<checkpoint dir>`.
+"""An RLlib-trained policy as an agent: `RLlibAgent(checkpoint, trust=True)`, or `uno-arena --agents rllib:DIR --trust`.
 
 A checkpoint is the folder `python train/rllib_ppo.py` writes (`Algorithm.save_to_path`) with the file
 `uno_env.json` beside RLlib's files: the variant, player count, observation level and rule options the
@@ -12,6 +12,9 @@ the default because it is the policy PPO trained, and because an argmax policy c
 RLlib's action-masking module (`ray.rllib.examples.rl_modules.classes.action_masking_rlm`) reads a dict
 observation with the keys `observations` (a float vector) and `action_mask`; `rllib_observation` turns
 the project's `{"observation": int8, "action_mask": int8}` into that, the same way in training and here.
+
+RLlib restores a module from a checkpoint by unpickling files in it, which can run code from the files, so a
+checkpoint loads only with `trust=True` (`--trust` on the commands): only for checkpoints you made or trust.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import numpy as np
 
 from uno_env import actions as A
 from uno_env import observation as O
+
+from .trust import untrusted
 
 #: the file beside RLlib's checkpoint that says which game the policy was trained on
 METADATA_FILE = "uno_env.json"
@@ -58,7 +63,15 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
     meta_path = path / METADATA_FILE
     if not meta_path.is_file():
         raise ValueError(f"{str(path)!r} has no {METADATA_FILE}: it is not a checkpoint written by train/rllib_ppo.py")
-    return json.loads(meta_path.read_text())
+    meta = json.loads(meta_path.read_text())  # a JSONDecodeError is a ValueError
+    if (
+        not isinstance(meta, dict)
+        or meta.get("observation") not in O.LEVELS
+        or type(meta.get("observation_size")) is not int
+        or not isinstance(meta.get("module_path"), str)
+    ):
+        raise ValueError(f"{str(meta_path)!r} does not say the policy's observation, observation_size and module_path")
+    return meta
 
 
 @functools.lru_cache(maxsize=8)
@@ -72,18 +85,24 @@ def _load_module(module_path: str):
 
 
 class RLlibAgent:
-    """The shared policy of an RLlib checkpoint, masked: sampled with its own seed (default) or greedy."""
+    """The shared policy of an RLlib checkpoint, masked: sampled with its own seed (default) or greedy.
+
+    The checkpoint loads only with `trust=True`: RLlib unpickles its files, which can run code from them."""
 
     name = "rllib"
 
-    def __init__(self, checkpoint: str | Path, *, greedy: bool = False, seed: int | None = None):
+    def __init__(self, checkpoint: str | Path, *, greedy: bool = False, seed: int | None = None, trust: bool = False):
         self.checkpoint = Path(checkpoint).resolve()
         self.metadata = read_metadata(self.checkpoint)
         self.observation = self.metadata["observation"]
         self.observation_size = int(self.metadata["observation_size"])
-        module_path = self.checkpoint / self.metadata["module_path"]
+        module_path = (self.checkpoint / self.metadata["module_path"]).resolve()
+        if not module_path.is_relative_to(self.checkpoint):  # the metadata names a folder of this checkpoint only
+            raise ValueError(f"{METADATA_FILE} of {str(self.checkpoint)!r} names a folder outside the checkpoint")
         if not module_path.is_dir():
             raise ValueError(f"the checkpoint {str(self.checkpoint)!r} lacks its policy folder {str(module_path)!r}")
+        if not trust:
+            raise untrusted("an RLlib checkpoint", self.checkpoint)
         self.module = _load_module(str(module_path))
         self.greedy = greedy
         self.rng = np.random.default_rng(seed)

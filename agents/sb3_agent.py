@@ -1,6 +1,8 @@
-"""A Stable-Baselines3 MaskablePPO model as an agent (`uno-arena --agents sb3:runs/sb3_ppo/model.zip`).
+"""A Stable-Baselines3 MaskablePPO model as an agent (`uno-arena --agents sb3:runs/sb3_ppo/model.zip --trust`).
 
 `uno_env.train.sb3_ppo` saves `model.zip` with `model.json` (variant, players, observation level) beside it.
+SB3 loads a model zip by unpickling parts of it, which can run code from the file, so a saved model loads only
+with `trust=True` (`--trust` on the commands): only for files you made or trust.
 """
 
 from __future__ import annotations
@@ -11,22 +13,58 @@ from pathlib import Path
 import numpy as np
 from sb3_contrib import MaskablePPO
 
+from uno_env import observation as O
+
+from .trust import untrusted
+
+#: what loading a model zip without trust would risk, as the refusal says it
+SB3_KIND = "an SB3 model zip"
+
+
+def check_model_file(path: str | Path, trust: bool) -> None:
+    """Refuse (ValueError) a model zip that is not there, or any without `trust` (loading it runs its pickles)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no SB3 model at {path} (a model .zip from uno_env.train.sb3_ppo)")
+    if not trust:
+        raise untrusted(SB3_KIND, path)
+
+
+def load_model(path: str | Path, *, trust: bool = False, **kwargs) -> MaskablePPO:
+    """`MaskablePPO.load(path, **kwargs)`, only with `trust=True` (unpickling can run code from the file)."""
+    check_model_file(path, trust)
+    return MaskablePPO.load(Path(path), **kwargs)
+
+
+def read_metadata(path: str | Path) -> dict:
+    """The `.json` beside a model zip (observation level, player count), with a clear error when it is not ours."""
+    path = Path(path)
+    meta_path = path.with_suffix(".json")
+    if not path.is_file() or not meta_path.is_file():
+        raise ValueError(f"no SB3 model at {path} (a model .zip with its .json, from uno_env.train.sb3_ppo)")
+    meta = json.loads(meta_path.read_text())  # a JSONDecodeError is a ValueError
+    if (
+        not isinstance(meta, dict)
+        or meta.get("observation") not in O.LEVELS
+        or type(meta.get("num_players")) is not int
+    ):
+        raise ValueError(f"{meta_path} does not give the model's observation and num_players (uno_env.train.sb3_ppo's)")
+    return meta
+
 
 class SB3Agent:
     """A MaskablePPO model as an agent of the agent protocol (deterministic: the most likely legal action).
 
-    `model` is a saved model's path (with its `.json` beside it) or a live model (then give `observation`).
+    `model` is a saved model's path (with its `.json` beside it; loaded only with `trust=True`, since loading runs
+    pickles from the file) or a live model (then give `observation`).
     """
 
-    def __init__(self, model: str | Path | MaskablePPO, observation: str | None = None, num_players: int | None = None):
+    def __init__(self, model: str | Path | MaskablePPO, observation: str | None = None, num_players: int | None = None,
+                 *, trust: bool = False):  # fmt: skip
         if isinstance(model, (str, Path)):
-            path = Path(model)
-            meta_path = path.with_suffix(".json")
-            if not path.is_file() or not meta_path.is_file():
-                raise ValueError(f"no SB3 model at {path} (a model .zip with its .json, from uno_env.train.sb3_ppo)")
-            meta = json.loads(meta_path.read_text())
+            meta = read_metadata(model)
             observation, num_players = meta["observation"], meta["num_players"]
-            model = MaskablePPO.load(path, device="cpu")
+            model = load_model(model, trust=trust, device="cpu")
         self.model, self.observation, self.num_players = model, observation or "knowledge", num_players
 
     def bind(self, spec, rules=None) -> None:

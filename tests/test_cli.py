@@ -90,6 +90,8 @@ def test_a_bad_shared_value_is_one_line_naming_what_is_allowed(command, argv, sa
         ("uno-arena", ["--agents", "wizard"], "unknown agent(s) wizard; the agents are random, naive, greedy, counter"),
         ("uno-play", ["--players", "3", "--seat", "3"], "--seat must be from 0 to 2, got 3"),
         ("uno-train", ["--minutes", "0"], "argument --minutes: must be a number > 0, got '0'"),
+        ("uno-train", ["--total-steps", "0"], "argument --total-steps: must be an int >= 1, got '0'"),
+        ("uno-train", ["--total-steps", "100"], "total_steps 100 trains nothing: one update takes num_envs * rollout"),
         ("uno-train", ["--num-envs", "x"], "argument --num-envs: must be an int >= 1, got 'x'"),
         ("uno-train", ["--hidden", "64", "0"], "argument --hidden: must be an int >= 1, got '0'"),
         ("uno-train", ["--gamma", "1.5"], "argument --gamma: must be a number from 0 to 1, got '1.5'"),
@@ -105,6 +107,14 @@ def test_a_bad_shared_value_is_one_line_naming_what_is_allowed(command, argv, sa
 def test_a_bad_value_of_a_commands_own_flag_is_one_line(prog, argv, says, capsys):
     err = refusal(module_of(BY_PROG[prog]).parse_args, argv, capsys)
     assert err.startswith(f"{prog}: error: ") and says in err
+
+
+@pytest.mark.parametrize("prog", ["uno-arena", "uno-play", "uno-train-sb3"])
+def test_the_commands_that_load_pickled_models_say_what_trust_means(prog, capsys):
+    with pytest.raises(SystemExit):
+        module_of(BY_PROG[prog]).main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--trust" in text and "can run code from the file" in text
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.prog)

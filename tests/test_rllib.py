@@ -77,17 +77,17 @@ def test_the_checkpoint_is_an_agent_that_picks_legal_actions(trained):
     masks[0] = 0
     masks[0, 42] = 1  # a single legal action
     for greedy in (True, False):
-        agent = RLlibAgent(checkpoint, greedy=greedy, seed=0)
+        agent = RLlibAgent(checkpoint, greedy=greedy, seed=0, trust=True)  # the checkpoint this test trained
         agent.bind(spec, None)
         actions = agent.act(observations, masks)
         assert actions.dtype == np.int64 and actions.shape == (64,)
         assert masks[np.arange(64), actions].all() and actions[0] == 42
-    greedy_agent = RLlibAgent(checkpoint, greedy=True)
+    greedy_agent = RLlibAgent(checkpoint, greedy=True, trust=True)
     assert (greedy_agent.act(observations, masks) == greedy_agent.logits(observations, masks).argmax(axis=1)).all()
     # sampled (the default): reproducible for a seed, and distributed as the masked policy
     one = np.repeat(observations[1:2], 20_000, axis=0), np.repeat(masks[1:2], 20_000, axis=0)
-    sampled = RLlibAgent(checkpoint, seed=5).act(*one)
-    assert (sampled == RLlibAgent(checkpoint, seed=5).act(*one)).all()
+    sampled = RLlibAgent(checkpoint, seed=5, trust=True).act(*one)
+    assert (sampled == RLlibAgent(checkpoint, seed=5, trust=True).act(*one)).all()
     logits = greedy_agent.logits(one[0][:1], one[1][:1])[0]
     policy = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     assert np.abs(np.bincount(sampled, minlength=77) / 20_000 - policy).max() < 0.02
@@ -98,12 +98,12 @@ def test_the_checkpoint_is_an_agent_that_picks_legal_actions(trained):
 def test_a_checkpoint_plays_in_tournaments_here_and_on_ray_alike(trained, tmp_path, capsys):
     _, checkpoint = trained
     name = f"rllib:{checkpoint}"
-    options = dict(games=60, seed=2, batch_size=16, chunk_games=20, progress=False)
+    options = dict(games=60, seed=2, batch_size=16, chunk_games=20, progress=False, trust=True)
     local = run_tournament([name, "random"], **options)
     on_ray = run_tournament([name, "random"], ray_workers=2, **options)
     assert len(local.records) == 60 and all(name in record.lineup for record in local.records)
     assert local.records == on_ray.records
-    code = main(["--agents", name, "greedy", "--games", "10", "--no-progress", "--out", str(tmp_path)])
+    code = main(["--agents", name, "greedy", "--games", "10", "--no-progress", "--out", str(tmp_path), "--trust"])
     assert code == 0 and "rllib:" in capsys.readouterr().out
 
 

@@ -59,11 +59,11 @@ def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
     from uno_env.train import native_ppo
 
     out, _ = native_run
-    before = torch.load(out / "checkpoint.pt", weights_only=False)
+    before = torch.load(out / "checkpoint.pt", weights_only=True)  # data: tensors and plain values
     config = native_ppo.Config(resume=out / "checkpoint.pt", total_steps=4096, out=tmp_path, progress=False)
     summary = native_ppo.train(config)
     assert summary["updates"] == before["update"] + 4 and summary["steps"] == 4096
-    after = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    after = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
     assert tuple(after["config"]["hidden"]) == (32,)  # the checkpoint's settings, not the defaults
     assert not torch.equal(after["network"]["policy_head.weight"], before["network"]["policy_head.weight"])
     commands = load_policy_file(tmp_path / "policy.pt")["trained"]["commands"]
@@ -79,7 +79,7 @@ def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
         "--out", str(tmp_path / "a"),
     ])  # fmt: skip
     assert native_ppo.train(config)["steps"] == 1024
-    state = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=False)
+    state = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=True)
     seer_size = O.observation_size("seer", 2)
     assert state["critic"]["trunk.0.weight"].shape == (32, seer_size)
     assert state["network"]["trunk.0.weight"].shape == (32, O.observation_size("knowledge", 2))
@@ -87,7 +87,7 @@ def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
     summary = native_ppo.train(native_ppo.Config(resume=tmp_path / "a" / "checkpoint.pt", total_steps=2048,
                                                  out=tmp_path / "b", progress=False))  # fmt: skip
     assert summary["steps"] == 2048
-    after = torch.load(tmp_path / "b" / "checkpoint.pt", weights_only=False)
+    after = torch.load(tmp_path / "b" / "checkpoint.pt", weights_only=True)
     assert not torch.equal(after["critic"]["value_head.weight"], state["critic"]["value_head.weight"])
 
 
@@ -165,12 +165,12 @@ def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):
     meta = json.loads((tmp_path / "model.json").read_text())
     assert meta["num_players"] == 2 and meta["timesteps"] == 512
     assert list((tmp_path / "checkpoints").glob("model_*_steps.zip"))
-    agent = make_agent(f"sb3:{tmp_path / 'model.zip'}")
+    agent = make_agent(f"sb3:{tmp_path / 'model.zip'}", trust=True)  # the model this test made
     records = play_games({"sb3": agent, "greedy": make_agent("greedy")}, ["sb3", "greedy"], games=20)
     assert len(records) == 20
     resumed = tmp_path / "resumed"
     config = sb3_ppo.parse_args([*tiny, "--timesteps", "256", "--out", str(resumed),
-                                 "--resume", str(tmp_path / "model.zip")])  # fmt: skip
+                                 "--resume", str(tmp_path / "model.zip"), "--trust"])  # fmt: skip
     assert sb3_ppo.train(config)["timesteps"] == 512 + 256
 
 

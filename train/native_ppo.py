@@ -20,10 +20,16 @@ baseline through the tournament runner; win rates with 95% intervals go to Tenso
 The run writes `policy.pt` (the policy file, an agent for `uno-arena --agents ppo:PATH`), `checkpoint.pt`
 (everything needed to resume), `learning_curve.png` (the evaluations) and TensorBoard logs (losses,
 entropy, the league win rate, evaluations, steps per second) to `out`.
+
+Both files are data, never code: `torch.save` of dicts of tensors and plain values (the settings, the
+network's and the optimizer's state dicts, the league's snapshots, the evaluation history), read back with
+`torch.load(weights_only=True)`, so a crafted file is refused before anything in it runs; `--resume` checks
+every setting of the checkpoint as the command line checks it (`load_checkpoint`).
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import dataclasses
 import sys
@@ -37,11 +43,13 @@ import torch
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from uno_env import PRESETS
+from uno_env import PRESETS, make_rules
 from uno_env.agents.arena import win_rate_against
 from uno_env.agents.base import bind
-from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, sample_actions
+from uno_env.agents.baselines import BASELINES
+from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, load_plain_data, sample_actions
 from uno_env.agents.registry import make_agent
+from uno_env.agents.trust import USER_ERRORS
 from uno_env.cli import (
     Flag,
     fraction,
@@ -72,18 +80,19 @@ class Config:
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
     """Opponents as NAME:SHARE (the share of games each plays): baseline names, and `self` for past snapshots."""
     imitate: str = ""
-    """A baseline to imitate first (kickstarting): the learner's seat is played by it, and the network learns
+    """A baseline (by name) to imitate first (kickstarting): the learner's seat is played by it, and the network learns
     its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
     imitate_steps: Annotated[int, nonnegative_int] = 3_000_000
     """Decisions of imitation (counted in the budget)."""
     hint: str = ""
-    """An adviser: a baseline whose chosen action the network also reads (one-hot, after the observation), so
+    """An adviser: a baseline (by name) whose chosen action the network also reads (one-hot, after the observation), so
     that it can copy it exactly and learn only where to play otherwise (residual policy learning). The
     policy file records it and its agent runs the adviser at play time too."""
     minutes: Annotated[float, positive_float] = 30.0
     """Wall-clock budget of this run (training stops at whichever of minutes and total_steps comes first)."""
     total_steps: Annotated[int, positive_int] = 10**12
-    """Budget in learner decisions."""
+    """Budget in learner decisions (of the whole run, resumes included): at least one update, num_envs *
+    rollout_steps."""
     num_envs: Annotated[int, positive_int] = 2048
     """Games stepped together."""
     rollout_steps: Annotated[int, positive_int] = 32
@@ -123,7 +132,7 @@ class Config:
     eval_games: Annotated[int, positive_int] = 2000
     """Paired games per evaluation opponent."""
     eval_against: tuple[str, ...] = ("counter",)
-    """Baselines the evaluation plays."""
+    """Baselines the evaluation plays (or ppo: policies)."""
     checkpoint_every: Annotated[int, positive_int] = 50
     """Updates between checkpoints."""
     seed: int = 0
@@ -161,15 +170,22 @@ class Config:
             raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
         if self.observation not in ("minimal", "knowledge"):
             raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
+        make_rules(self.variant, **self.rule_options).check_players(self.players)  # the engine's message
         if not self.league or any(share <= 0 for share in self.league_shares.values()):
             raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
         for flag, name in (("imitate", self.imitate), ("hint", self.hint)):  # baselines that read the learner's rows
+            if name and name not in BASELINES:
+                raise ValueError(f"--{flag} takes a baseline: {', '.join(BASELINES)}; got {name!r}")
             level = make_agent(name).observation if name else self.observation
             if level != self.observation:
                 raise ValueError(f"{name!r} reads {level!r} observations; --{flag} {name} needs --observation {level}")
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
+        if not self.eval_against:
+            raise ValueError("eval_against needs at least one baseline")
+        for name in self.eval_against:
+            make_agent(name)  # refused now, not after training (sb3: and rllib: files are not loaded: no trust here)
         if self.critic not in ("own", "seer"):
             raise ValueError(f"critic must be own or seer, got {self.critic!r}")
         if not self.hidden or min(self.hidden) < 1:
@@ -178,7 +194,82 @@ class Config:
             raise ValueError(f"num_envs ({self.num_envs}) must give every league opponent a game")
         if self.num_envs * self.rollout_steps < self.minibatch_size:
             raise ValueError("minibatch_size must be at most num_envs * rollout_steps")
+        if self.resume is None and self.total_steps < self.num_envs * self.rollout_steps:  # resume: see `train`
+            raise ValueError(f"total_steps {self.total_steps} trains nothing: one update takes num_envs * "
+                             f"rollout_steps = {self.num_envs * self.rollout_steps} decisions")  # fmt: skip
         check_device(self.device)
+
+
+#: a checkpoint.pt's `format`, and its keys (checkpoints from before the format was named have none)
+CHECKPOINT_FORMAT = "uno-env-checkpoint-1"
+CHECKPOINT_TYPES: dict[str, type | tuple[type, ...]] = {
+    "config": dict, "network": dict, "critic": (dict, type(None)), "optimizer": dict, "update": int, "steps": int,
+    "minutes": (int, float), "snapshots": list, "history": list,
+}  # fmt: skip
+
+
+def load_checkpoint(path: str | Path) -> dict[str, Any]:
+    """A checkpoint.pt's dict, loaded as data (`weights_only=True`: nothing in the file runs) and checked: its
+    format, the type of every entry, and its settings as the command line checks them (`checkpoint_config`). A
+    ValueError says what is wrong. The tensors are checked against the network in `train`."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"no checkpoint at {path}" + (" (a folder)" if path.is_dir() else ""))
+    what = "a uno-train checkpoint (checkpoint.pt, written by uno_env.train.native_ppo)"
+    state = load_plain_data(path, what)
+    if not isinstance(state, dict) or state.get("format", CHECKPOINT_FORMAT) != CHECKPOINT_FORMAT:
+        raise ValueError(f"{path} is not {what}")
+    wrong = [key for key, kind in CHECKPOINT_TYPES.items() if not isinstance(state.get(key), kind)
+             or isinstance(state.get(key), bool)]  # fmt: skip
+    history = state.get("history") if isinstance(state.get("history"), list) else []
+    if any(not isinstance(entry, (list, tuple)) or len(entry) != 5 or not isinstance(entry[1], str)
+           or not all(isinstance(x, (int, float)) for x in (entry[0], *entry[2:])) for entry in history):  # fmt: skip
+        wrong.append("history")
+    wrong += [key for key in ("update", "steps", "minutes") if key not in wrong and state[key] < 0]
+    commands = state.get("commands", [])
+    if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
+        wrong.append("commands")
+    if wrong:
+        raise ValueError(f"{path} is not {what}: bad {', '.join(dict.fromkeys(wrong))}")
+    state["config"] = checkpoint_config(state["config"], str(path))
+    return state
+
+
+def checkpoint_config(values: dict[str, Any], source: str) -> dict[str, Any]:
+    """A checkpoint's settings (`Config` fields but `out` and `resume`, this command's own), each checked as
+    `uno-train` checks its flag: the type of the field's default, the flag's converter (ranges) and choices. A
+    ValueError names the setting."""
+    actions = {action.dest: action for action in build_parser()._actions}
+    fields = {field.name: field for field in dataclasses.fields(Config) if field.init}
+    unknown = sorted(map(str, set(values) - set(fields)))
+    if unknown:
+        raise ValueError(f"{source}: unknown settings {', '.join(unknown)}")
+    return {
+        name: _checked_setting(name, value, fields[name].default, actions.get(name), source)
+        for name, value in values.items()
+        if name not in ("out", "resume")
+    }
+
+
+def _checked_setting(name: str, value: Any, default: Any, action: argparse.Action | None, source: str) -> Any:
+    problem = f"{source}: setting {name} = {value!r}"
+    if isinstance(default, tuple):
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"{problem} is not a list")
+        value = tuple(value)
+    for item in value if isinstance(default, tuple) else (value,):
+        kind = type(default[0]) if isinstance(default, tuple) and default else type(default)
+        kind = str if kind is tuple else kind  # an empty tuple's items: rule options, texts
+        if not (type(item) is kind or kind is float and type(item) is int):
+            raise ValueError(f"{problem} is not a {kind.__name__}")
+        if action is not None and action.type not in (None, str, Path):
+            try:
+                action.type(str(item))
+            except (argparse.ArgumentTypeError, ValueError) as error:
+                raise ValueError(f"{problem}: {error}") from None
+        if action is not None and action.choices is not None and item not in action.choices:
+            raise ValueError(f"{problem} is not one of {', '.join(map(str, action.choices))}")
+    return value
 
 
 class League:
@@ -356,9 +447,13 @@ def train(config: Config) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
     state = None
     if config.resume is not None:
-        state = torch.load(config.resume, map_location="cpu", weights_only=False)
+        state = load_checkpoint(config.resume)
         budget = {k: getattr(config, k) for k in ("minutes", "total_steps", "out", "progress", "device", "threads")}
         config = dataclasses.replace(Config(**state["config"]), resume=config.resume, **budget)
+        if config.total_steps < state["steps"] + config.num_envs * config.rollout_steps:
+            raise ValueError(f"total_steps {config.total_steps} trains nothing: the checkpoint has trained "
+                             f"{state['steps']} decisions, and one update takes num_envs * rollout_steps = "
+                             f"{config.num_envs * config.rollout_steps}")  # fmt: skip
     config.validate()
     device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available() else
                           ("cpu" if config.device == "auto" else config.device))  # fmt: skip
@@ -371,14 +466,19 @@ def train(config: Config) -> dict[str, Any]:
     optimizer = torch.optim.Adam(parameters(network, critic), lr=config.learning_rate, eps=1e-5)
     update, steps_done, minutes_done = 0, 0, 0.0
     if state is not None:
+        check_weights(network, state["network"], "the network")
         network.load_state_dict(state["network"])
         if critic is not network:
+            check_weights(critic, state["critic"], "the critic")
             critic.load_state_dict(state["critic"])
-        optimizer.load_state_dict(state["optimizer"])
+        check_optimizer_state(state["optimizer"], parameters(network, critic))
+        optimizer.load_state_dict(state["optimizer"])  # a ValueError if its groups do not fit
         update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
         rng = np.random.default_rng([config.seed, update])
     league = League(config, network, rng, str(device))
     if state is not None:
+        for snapshot in state["snapshots"]:
+            check_weights(network, snapshot, "a league snapshot")
         league.snapshots = state["snapshots"]
         league.add_snapshot(network)
 
@@ -418,8 +518,9 @@ def train(config: Config) -> dict[str, Any]:
     command = "python -m uno_env.train.native_ppo " + " ".join(sys.argv[1:])
     commands = [*(state.get("commands", []) if state is not None else []), command]
 
-    def save(path: Path) -> None:
+    def save(path: Path) -> None:  # tensors and plain values only: `load_checkpoint` reads it with weights_only=True
         torch.save({
+            "format": CHECKPOINT_FORMAT,
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
             "network": network.state_dict(), "critic": critic.state_dict() if critic is not network else None,
             "optimizer": optimizer.state_dict(), "update": update,
@@ -516,6 +617,28 @@ def train(config: Config) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def check_weights(module: torch.nn.Module, weights: Any, what: str) -> None:
+    """Refuse (ValueError) a checkpoint's state dict that does not fit `module` (names and shapes of its tensors)."""
+    expected = {k: tuple(v.shape) for k, v in module.state_dict().items()}
+    found = {k: tuple(v.shape) for k, v in weights.items() if isinstance(v, torch.Tensor)} \
+        if isinstance(weights, dict) else None  # fmt: skip
+    if found != expected or len(found) != len(weights):
+        raise ValueError(f"the checkpoint's weights of {what} do not fit the network its settings describe")
+
+
+def check_optimizer_state(state: Any, params: list[torch.nn.Parameter]) -> None:
+    """Refuse (ValueError) an optimizer state dict whose moments do not fit the parameters."""
+    entries = state.get("state") if isinstance(state, dict) else None
+    fits = isinstance(entries, dict) and isinstance(state.get("param_groups"), list) and all(
+        type(index) is int and 0 <= index < len(params) and isinstance(entry, dict)
+        and all(key == "step" or not isinstance(v, torch.Tensor) or v.shape == params[index].shape
+                for key, v in entry.items())
+        for index, entry in entries.items()
+    )  # fmt: skip
+    if not fits:
+        raise ValueError("the checkpoint's optimizer state does not fit the network its settings describe")
+
+
 def plot_learning_curve(history: list[tuple[int, str, float, float, float]], path: Path) -> None:
     """Evaluation win rates (with their 95% intervals) against training steps, one line per baseline."""
     from matplotlib.figure import Figure  # no pyplot: no backend switch (inline plots in notebooks survive)
@@ -535,7 +658,7 @@ def plot_learning_curve(history: list[tuple[int, str, float, float, float]], pat
 
 def log_evaluation(network, config: Config, writer, steps: int, update: int, bar, history: list) -> dict:
     results = evaluate(network, config, seed=10**6 + update)
-    history += [(steps, name, *values) for name, values in results.items()]
+    history += [(int(steps), str(name), *map(float, values)) for name, values in results.items()]  # plain values
     plot_learning_curve(history, Path(config.out) / "learning_curve.png")
     for name, (rate, low, high) in results.items():
         writer.add_scalar(f"eval/win_rate_vs_{name}", rate, steps)
@@ -561,8 +684,8 @@ def main(argv: list[str] | None = None) -> int:
     config = parser.parse_config(argv)
     try:
         summary = train(config)
-    except ValueError as error:
-        parser.error(str(error))
+    except USER_ERRORS as error:  # a bad or refused checkpoint, settings the games refuse, an unwritable --out
+        parser.error(str(error) or type(error).__name__)
     print(f"trained {summary['steps']} steps in {summary['updates']} updates; policy in {summary['out']}/policy.pt")
     return 0
 

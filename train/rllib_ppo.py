@@ -2,7 +2,7 @@
 
     uno-train-rllib --variant classic --players 2 --iterations 50 --out runs/rllib
     uno-train-rllib --address auto --env-runners 32 --num-gpus 1 ...   # on a Ray cluster
-    uno-arena --agents rllib:runs/rllib random greedy                  # benchmark the policy
+    uno-arena --agents rllib:runs/rllib random greedy --trust          # benchmark the policy
 
 (`python -m uno_env.train.rllib_ppo` and `python train/rllib_ppo.py` are the same command.)
 
@@ -18,8 +18,9 @@ machine; `auto`: the cluster this machine belongs to), and `--env-runners`, `--n
 only), `--num-gpus` and `--learners` size the job. Each iteration prints its sampled steps, episodes,
 episode length, losses and throughput; every `--checkpoint-every` iterations and at the end the
 algorithm is saved to `--out` with `uno_env.json`, which lets `uno_env.agents.rllib_agent.RLlibAgent`
-(and `uno-arena --agents rllib:DIR`) load its policy. With `--eval-games` the final policy plays that
-many games against `random` through the tournament runner.
+(and `uno-arena --agents rllib:DIR --trust`: RLlib unpickles its checkpoints, so loading one can run code
+from it) load its policy. With `--eval-games` the final policy plays that many games against `random`
+through the tournament runner.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from uno_env import observation as O
 from uno_env.aec import raw_env
 from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
+from uno_env.agents.trust import USER_ERRORS
 from uno_env.cli import (
     Flag,
     nonnegative_float,
@@ -260,7 +262,7 @@ def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
 
     result = run_tournament(
         [f"rllib:{checkpoint}", "random"], args.variant, args.players, games=args.eval_games, seed=args.seed,
-        episode=args.episode, progress=False, **args.rule_options,
+        episode=args.episode, progress=False, trust=True, **args.rule_options,  # trust: the checkpoint this run wrote
     )  # fmt: skip
     print(result.table(), flush=True)
     return {s.name: s.win_rate for s in result.summaries}
@@ -281,8 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_config(argv)
     try:
         train(args)
-    except ValueError as error:
-        parser.error(str(error))
+    except USER_ERRORS as error:  # settings the games refuse, an unwritable --out, a Ray cluster not there
+        parser.error(str(error) or type(error).__name__)
     return 0
 
 

@@ -11,8 +11,11 @@ the legal actions from the env's `action_masks()`. SB3 logs to TensorBoard (`tim
 per second) and shows a progress bar; checkpoints go to `out/checkpoints/`; every `eval_every` timesteps
 the deterministic policy plays `eval_games` paired games against each `eval_against` baseline through the
 tournament runner (`eval/win_rate_vs_*` with 95% intervals). The final model is `out/model.zip`, with
-`out/model.json` (variant, players, observation level) beside it, so `uno-arena --agents sb3:out/model.zip`
-can seat it (`SB3Agent`).
+`out/model.json` (variant, players, observation level) beside it, so `uno-arena --agents sb3:out/model.zip
+--trust` can seat it (`SB3Agent`).
+
+SB3 loads a model zip by unpickling parts of it, which can run code from the file: `--resume` and `sb3:`
+opponents load only with `--trust` (only for files you made or trust).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 from uno_env import PRESETS
 from uno_env.agents.arena import win_rate_against
 from uno_env.agents.registry import make_agent
-from uno_env.agents.sb3_agent import SB3Agent
+from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model
+from uno_env.agents.trust import USER_ERRORS
 from uno_env.cli import fraction, nonnegative_int, parser_from_dataclass, positive_float, positive_int, rule_options
 from uno_env.train import check_device
 from uno_env.wrappers import UnoSB3VecEnv
@@ -50,7 +54,8 @@ class Config:
     observation: str = "knowledge"
     """The observation level the policy reads."""
     opponents: tuple[str, ...] = ("counter", "greedy", "self")
-    """Opponents drawn in turn: baseline names, or `self` for a frozen copy of the learner."""
+    """Opponents drawn in turn: agent names (baselines, ppo:..., sb3:... with --trust), or `self` for a frozen copy
+    of the learner."""
     switch_every: Annotated[int, positive_int] = 65_536
     """Timesteps between opponent draws."""
     timesteps: Annotated[int, positive_int] = 1_000_000
@@ -84,9 +89,12 @@ class Config:
     out: Path = Path("runs/sb3_ppo")
     """Folder for model.zip, model.json, checkpoints/ and the TensorBoard logs."""
     resume: Path | None = None
-    """A model .zip to go on from."""
+    """A model .zip to go on from (needs --trust)."""
     progress: bool = True
     """Show SB3's progress bar."""
+    trust: bool = False
+    """Load SB3 model zips (--resume, sb3: opponents), which are unpickled and so can run code from the file: only
+    for files you made or trust."""
 
     @property
     def rule_options(self) -> dict[str, Any]:
@@ -97,8 +105,13 @@ class Config:
             raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
         if not self.opponents:
             raise ValueError("give at least one opponent (a baseline name or self)")
-        for name in {*self.opponents, *self.eval_against} - {"self"}:
-            make_agent(name)  # a clear error for an unknown agent
+        if not self.eval_against:
+            raise ValueError("eval_against needs at least one agent")
+        for name in dict.fromkeys([*self.opponents, *self.eval_against]):
+            if name != "self":
+                make_agent(name, trust=self.trust)  # a clear error for an unknown agent, or a file refused
+        if self.resume is not None:
+            check_model_file(self.resume, self.trust)  # refused now without --trust, not after the setup
         check_device(self.device)
 
 
@@ -109,8 +122,8 @@ class LeagueCallback(BaseCallback):
         super().__init__()
         self.config, self.env = config, env
         self.rng = np.random.default_rng(config.seed)
-        self.baselines = {name: make_agent(name, seed=config.seed + i) for i, name in enumerate(config.opponents)
-                          if name != "self"}  # fmt: skip
+        self.baselines = {name: make_agent(name, seed=config.seed + i, trust=config.trust)
+                          for i, name in enumerate(config.opponents) if name != "self"}  # fmt: skip
         self.next_switch, self.next_eval = 0, config.eval_every or float("inf")
         self.results: dict[str, tuple[float, float, float]] = {}
 
@@ -128,7 +141,8 @@ class LeagueCallback(BaseCallback):
     def _frozen_self(self) -> SB3Agent:
         path = Path(self.config.out) / "self_snapshot.zip"
         self.model.save(path)
-        return SB3Agent(MaskablePPO.load(path, device="cpu"), self.config.observation, self.config.players)
+        frozen = load_model(path, trust=True, device="cpu")  # the file this run just wrote
+        return SB3Agent(frozen, self.config.observation, self.config.players)
 
     def evaluate(self) -> dict[str, tuple[float, float, float]]:
         config = self.config
@@ -136,7 +150,8 @@ class LeagueCallback(BaseCallback):
         for i, name in enumerate(config.eval_against):
             rate, low, high = win_rate_against(
                 learner, name, config.variant, config.players, games=config.eval_games,
-                seed=10**6 + self.num_timesteps, baseline_seed=config.seed + 100 + i, **config.rule_options,
+                seed=10**6 + self.num_timesteps, baseline_seed=config.seed + 100 + i, trust=config.trust,
+                **config.rule_options,
             )  # fmt: skip
             self.results[name] = (rate, low, high)
             self.logger.record(f"eval/win_rate_vs_{name}", rate)
@@ -154,10 +169,11 @@ def train(config: Config) -> dict[str, Any]:
     first = next(name for name in config.opponents if name != "self") if set(config.opponents) != {"self"} else None
     env = UnoSB3VecEnv(
         config.variant, config.players, config.num_envs, seed=config.seed, observation=config.observation,
-        opponents=make_agent(first or "random", seed=config.seed), **config.rule_options,
+        opponents=make_agent(first or "random", seed=config.seed, trust=config.trust), **config.rule_options,
     )  # fmt: skip
     if config.resume is not None:
-        model = MaskablePPO.load(config.resume, env=env, device=config.device, tensorboard_log=str(out / "tensorboard"))
+        model = load_model(config.resume, trust=config.trust, env=env, device=config.device,
+                           tensorboard_log=str(out / "tensorboard"))  # fmt: skip
     else:
         model = MaskablePPO(
             "MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
@@ -193,8 +209,8 @@ def main(argv: list[str] | None = None) -> int:
     config = parser.parse_config(argv)
     try:
         summary = train(config)
-    except ValueError as error:
-        parser.error(str(error))
+    except USER_ERRORS as error:  # a bad or refused model file, settings the games refuse, an unwritable --out
+        parser.error(str(error) or type(error).__name__)
     print(f"trained {summary['timesteps']} timesteps; model in {summary['out']}/model.zip")
     return 0
 
