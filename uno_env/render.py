@@ -1,7 +1,16 @@
-"""Text rendering of a game as one seat sees it: its hand, the top card and colour, the direction, every
-seat's card counts and the forehead cards it may see (its own shows as ??)."""
+"""What a seat may see of the table, and its text rendering.
+
+`table_view(game, viewer, g)` is the one place that decides what seat `viewer` may see: its own hand face up,
+the others' hands as counts, the others' forehead cards face up and its own as hidden (None) with their count,
+and everything public (top card, active colour, direction, pending Draw Two stack, draw pile size, scores,
+round, whose decision it is, the phase, the winners); with ``viewer=None`` it is a spectator's view that shows
+every hand and forehead card (replays, videos). `render_text` (the AEC env's ``ansi``/``human`` modes) and
+`uno_env.picture.draw_table` (``rgb_array`` pictures) draw only what the view holds.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from . import actions as A
 from . import cards as C
@@ -22,38 +31,97 @@ def paint(code: str, colors: tuple[str, ...], color: bool) -> str:
     return f"\x1b[{ansi}m{code}\x1b[0m"
 
 
-def render_text(game, viewer: int, color: bool = False) -> str:
-    """Game 0 of a GameBatch as seat `viewer` sees it."""
-    d = game.describe(0)
-    colors = game.rules.colors
-    n = game.num_players
-    arrow = "left (+1)" if d["direction"] == 1 else "right (-1)"
-    finished = int(game.state.rounds[0])
-    current = max(finished, 1) if game.done[0] else finished + 1  # after the end: the last round played
-    lines = [
-        f"UNO {game.rules.preset}, {n} players | round {current} | direction {arrow}",
-        f"top {paint(d['top'], colors, color)}  colour {d['color'] or '(to choose)'}  draw pile {d['pile']}"
-        + (f"  pending draw {d['pending_draw']}" if d["pending_draw"] else ""),
-    ]
+def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
+    """Game g of a GameBatch (or a `Game`) as seat `viewer` sees it; ``viewer=None``: a spectator who sees all.
+
+    Plain Python values: ``variant``, ``players``, ``viewer``, ``round`` (the round being played; after the end
+    the last one played), ``top`` (card code), ``color`` (active colour name, None before it is chosen),
+    ``direction`` (+1 to the left, -1 to the right), ``pending_draw``, ``pile`` (draw pile size), ``phase``,
+    ``deciding`` (the seat whose decision it is; None when over), ``done``, ``truncated``, ``winners``,
+    ``legal`` (the deciding seat's legal action names when the viewer is that seat or a spectator, else None)
+    and ``seats``: per seat ``seat``, ``name``, ``you``, ``hand`` (card codes, or None when hidden),
+    ``count`` (hand size), ``foreheads`` (card codes, None for each hidden one), ``score``, ``deciding``
+    and ``winner``.
+    """
+    batch = getattr(game, "batch", game)  # a Game holds its one-game batch
+    n = batch.num_players
+    if viewer is not None and not 0 <= int(viewer) < n:
+        raise ValueError(f"viewer must be a seat from 0 to {n - 1} or None (a spectator), got {viewer!r}")
+    d = batch.describe(g)
+    done = d["done"]
+    deciding = None if done else d["seat"]
+    legal = None
+    if not done and (viewer is None or viewer == deciding):
+        mask = batch.legal_masks()[g]
+        legal = [batch.action_names[a] for a in range(A.NUM_ACTIONS) if mask[a]]
+    seats = []
     for seat in range(n):
         you = seat == viewer
-        name = f"player_{seat}" + (" (you)" if you else "")
-        if you:
-            cards = " ".join(paint(code, colors, color) for code in d["hands"][seat]) or "-"
-        else:
-            cards = f"{len(d['hands'][seat])} cards"
+        hand = d["hands"][seat]
         foreheads = d["foreheads"][seat]
-        if foreheads:
-            shown = ["??"] * len(foreheads) if you else [paint(code, colors, color) for code in foreheads]
+        seats.append(
+            {
+                "seat": seat,
+                "name": f"player_{seat}",
+                "you": you,
+                "hand": list(hand) if viewer is None or you else None,
+                "count": len(hand),
+                "foreheads": [None] * len(foreheads) if you else list(foreheads),
+                "score": d["scores"][seat],
+                "deciding": seat == deciding,
+                "winner": seat in d["winners"],
+            }
+        )
+    return {
+        "variant": batch.rules.preset,
+        "players": n,
+        "viewer": viewer,
+        "round": max(d["rounds"], 1) if done else d["rounds"] + 1,
+        "top": d["top"],
+        "color": d["color"],
+        "direction": d["direction"],
+        "pending_draw": d["pending_draw"],
+        "pile": d["pile"],
+        "phase": d["phase"],
+        "deciding": deciding,
+        "done": done,
+        "truncated": d["truncated"],
+        "winners": list(d["winners"]),
+        "legal": legal,
+        "seats": seats,
+    }
+
+
+def view_text(view: dict[str, Any], colors: tuple[str, ...], color: bool = False) -> str:
+    """The text of a `table_view`."""
+    arrow = "left (+1)" if view["direction"] == 1 else "right (-1)"
+    lines = [
+        f"UNO {view['variant']}, {view['players']} players | round {view['round']} | direction {arrow}",
+        f"top {paint(view['top'], colors, color)}  colour {view['color'] or '(to choose)'}  draw pile {view['pile']}"
+        + (f"  pending draw {view['pending_draw']}" if view["pending_draw"] else ""),
+    ]
+    for seat in view["seats"]:
+        name = seat["name"] + (" (you)" if seat["you"] else "")
+        if seat["hand"] is not None:
+            cards = " ".join(paint(code, colors, color) for code in seat["hand"]) or "-"
+        else:
+            cards = f"{seat['count']} cards"
+        if seat["foreheads"]:
+            shown = ["??" if code is None else paint(code, colors, color) for code in seat["foreheads"]]
             cards += "  forehead " + " ".join(shown)
-        marker = ">" if seat == d["seat"] and not d["done"] else " "
-        lines.append(f"{marker} {name:<14} score {d['scores'][seat]:>4}  {cards}")
-    if d["done"]:
-        result = "truncated" if d["truncated"] else "winners " + ", ".join(f"player_{w}" for w in d["winners"])
+        marker = ">" if seat["deciding"] else " "
+        lines.append(f"{marker} {name:<14} score {seat['score']:>4}  {cards}")
+    if view["done"]:
+        result = "truncated" if view["truncated"] else "winners " + ", ".join(f"player_{w}" for w in view["winners"])
         lines.append(f"over: {result}")
     else:
-        mask = game.legal_masks()[0]
-        legal = ", ".join(game.action_names[a] for a in range(A.NUM_ACTIONS) if mask[a])
-        whose = "your" if d["seat"] == viewer else f"player_{d['seat']}'s"
-        lines.append(f"{whose} decision ({d['phase']}): {legal if d['seat'] == viewer else '...'}")
+        deciding = view["deciding"]
+        whose = "your" if deciding == view["viewer"] else f"player_{deciding}'s"
+        legal = ", ".join(view["legal"]) if view["legal"] is not None else "..."
+        lines.append(f"{whose} decision ({view['phase']}): {legal}")
     return "\n".join(lines)
+
+
+def render_text(game, viewer: int | None, color: bool = False, g: int = 0) -> str:
+    """Game g of a GameBatch (or a `Game`) as seat `viewer` sees it (None: a spectator who sees every card)."""
+    return view_text(table_view(game, viewer, g), game.rules.colors, color)
