@@ -12,12 +12,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from test_rules_special import act, new_game
 
 from uno_env import PRESETS, Game, GameBatch
 from uno_env import actions as A
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.testing import act
+from uno_env.testing import deal as new_game
 
 
 def observation_of(batch: GameBatch, g: int, seat: int, level: str = "knowledge") -> np.ndarray:
