@@ -2,6 +2,7 @@
 
     uno-arena --agents greedy counter --variant classic --players 2 --games 20000 --out results/
     uno-arena --agents counter greedy --players 4 --lineup counter greedy greedy greedy --option stack_draw_two=true
+    uno-arena --agents random greedy --games 2000 --save-games games/   # and 3 sample games per lineup as records
 
 A tournament plays lineups (one agent name per seat): the given `lineup`; else the agents repeated to fill
 the seats; else, with more agents than seats, every combination of them (a round robin), the games split
@@ -15,6 +16,9 @@ same games and the same report. `run_tournament` is the Python function behind t
 The games are played in chunks of consecutive seeds (`--chunk-games`), each with its agents seeded from
 (seed, chunk): one after another here, or spread over Ray workers with `--ray-workers K` (and
 `--ray-address auto` on a cluster; `uno_env.agents.ray_arena`), with the same records either way.
+
+`--save-games DIR` writes the first `--save-games-count` games of each lineup as game records (`uno_env.records`,
+with the agents' names per seat), to replay or view with `uno_env.replay` (`save_sample_games`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import itertools
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,10 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from uno_env import PRESETS, GameBatch, cli
+from uno_env import PRESETS, GameBatch, cli, make_rules
 from uno_env import observation as O
 from uno_env import rewards as R
-from uno_env.game import IllegalActionError
+from uno_env.game import DEFAULT_MAX_STEPS, IllegalActionError
+from uno_env.records import RecordError, make_record, save_record
+from uno_env.replay import replay
 from uno_env.vector import RESULT_DTYPE, illegal_flags, observe_deciders, settle
 
 from .base import bind
@@ -57,6 +64,7 @@ class TournamentResult:
     names: list[str]
     matrix: np.ndarray
     settings: dict[str, Any] = field(default_factory=dict)
+    saved_games: list[Path] = field(default_factory=list)  # the record files of --save-games
 
     def table(self) -> str:
         return format_table(self.summaries)
@@ -73,9 +81,16 @@ def play_games(
     episode: str = "round",
     max_steps: int = 10_000,
     progress: bool = False,
+    trace: dict[int, list[int]] | None = None,
+    until_traced: bool = False,
     **rule_options: Any,
 ) -> list[GameRecord]:
-    """Play `games` games (rounded up to whole rotations) of `lineup`; one GameRecord each, in job order."""
+    """Play `games` games (rounded up to whole rotations) of `lineup`; one GameRecord each, in job order.
+
+    `trace` maps job indices (game numbers in job order) to lists that receive those games' action ids, in order,
+    as they are played (the actions of a game record, `uno_env.records`); with `until_traced`, play stops as soon
+    as every traced game has ended, and only the records finished by then are returned (the traced games are
+    played exactly as in a whole run: the same batch, the same agents' draws up to then)."""
     n = len(lineup)
     seats_of = {name: i for i, name in enumerate(agents)}
     rotations = np.array([[seats_of[lineup[(p - r) % n]] for p in range(n)] for r in range(n)])
@@ -105,11 +120,15 @@ def play_games(
     seated_names = [tuple(names[i] for i in rotation) for rotation in rotations]
     records: list[GameRecord | None] = [None] * len(jobs)
     next_job = 0
+    traced = np.zeros(width, np.bool_)  # slots playing a game in `trace`
+    logs: list[list[int] | None] = [None] * width
+    untraced = set(trace or ()) & set(range(len(jobs)))  # traced games not ended yet
 
     def load(slots: np.ndarray) -> None:
         nonlocal next_job
         take = slots[: max(0, min(len(slots), len(jobs) - next_job))]
         job_of[slots] = -1
+        traced[slots] = False
         if take.size == 0:
             return
         which = np.zeros(width, np.bool_)
@@ -120,6 +139,8 @@ def play_games(
             owner[slot] = rotations[rotation]
             which[slot] = True
             seeds[slot] = job_seed
+            if trace is not None and next_job in trace:
+                traced[slot], logs[slot] = True, trace[next_job]
             next_job += 1
         batch.reset_where(which, seeds)
 
@@ -142,6 +163,11 @@ def play_games(
                 raise IllegalActionError(
                     f"agent {names[index]!r}: " + batch._illegal_message(g, int(actions[flags > 0][0]))
                 )
+            if trace is not None:
+                hit = traced[games]
+                if hit.any():
+                    for slot, action in zip(games[hit].tolist(), actions[hit].tolist(), strict=True):
+                        logs[slot].append(int(action))
             results["ended"][games] = 0
             settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, deciding, final_spec)
             ended = games[results["ended"][games] > 0]
@@ -153,9 +179,12 @@ def play_games(
                 job_seed, rotation = jobs[job]
                 winners = tuple(p for p, flag in enumerate(won) if flag)
                 records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
+                untraced.discard(job)
             if ended.size:
                 bar.update(ended.size)
                 load(ended)
+        if until_traced and not untraced:
+            break
     bar.close()
     return [r for r in records if r is not None]
 
@@ -243,9 +272,13 @@ def run_tournament(
     ray_workers: int = 0,
     ray_address: str | None = None,
     trust: bool = False,
+    save_games: str | Path | None = None,
+    save_games_count: int = 3,
     **rule_options: Any,
 ) -> TournamentResult:
-    """A tournament of agents by name (see the module docstring); writes reports to `out` if given.
+    """A tournament of agents by name (see the module docstring); writes reports to `out` if given, and with
+    `save_games` (a folder) the first `save_games_count` games of each lineup as game records
+    (`save_sample_games`).
 
     The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
     `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.agents.ray_arena`; `ray_address` is the cluster
@@ -282,6 +315,11 @@ def run_tournament(
         "chunk_games": chunk_games,
     }  # fmt: skip
     result = TournamentResult(records, summaries, names, matrix, settings)
+    if save_games is not None:
+        result.saved_games = save_sample_games(
+            save_games, play, chunks, parts, variant, len(lineups[0]), seed=seed, count=save_games_count,
+            episode=episode, **rule_options,
+        )  # fmt: skip
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
@@ -289,6 +327,60 @@ def run_tournament(
         write_csv(out / "tournament.csv", summaries)
         plot(out / "tournament.png", summaries, names, matrix)
     return result
+
+
+def save_sample_games(
+    folder: str | Path,
+    play: Any,
+    chunks: list[Chunk],
+    parts: list[list[GameRecord]],
+    variant: str,
+    num_players: int,
+    *,
+    seed: int,
+    count: int,
+    episode: str = "round",
+    **rule_options: Any,
+) -> list[Path]:
+    """Write the first `count` games of each lineup of a tournament as game records (`uno_env.records`), with
+    the agents' names per seat; returns the files' paths.
+
+    A record needs a game's actions, which the tournament does not keep: each lineup's first chunk (`play`,
+    the tournament's `play_chunk` with its settings) is played again with the same agents' seeds and batch,
+    its first `count` games traced, stopping once they end. Each record's result is the one the tournament
+    recorded for that game, and the record is replayed before it is saved: a RecordError if it does not
+    replay to that result (an agent that does not act the same for the same seed)."""
+    count = int(count)
+    if count < 1:
+        raise ValueError(f"save_games_count must be at least 1, got {count}")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rules = make_rules(variant, **rule_options)
+    saved = []
+    firsts = [(chunk, part) for chunk, part in zip(chunks, parts, strict=True) if chunk.first_seed == seed]
+    for number, (chunk, part) in enumerate(firsts):
+        trace: dict[int, list[int]] = {job: [] for job in range(min(count, len(part)))}
+        play(chunk, trace=trace, until_traced=True)
+        slug = re.sub(r"[^A-Za-z0-9_.+-]+", "_", "-".join(chunk.lineup))[:60]
+        for job, actions in trace.items():
+            game = part[job]
+            where = f"sample game {job} of lineup {' '.join(chunk.lineup)} (seed {game.seed})"
+            if len(actions) != game.length:
+                raise RecordError(f"{where} took {len(actions)} decisions again, not {game.length}")
+            record = make_record(
+                rules, num_players, actions, seed=game.seed, episode=episode, max_steps=DEFAULT_MAX_STEPS,
+                agents=list(game.lineup),
+                result={"scores": list(game.points), "winners": list(game.winners), "done": True,
+                        "truncated": not game.winners},  # a game ends with a winner unless it is cut off
+                meta={"source": "uno-arena", "tournament_seed": seed, "lineup": list(chunk.lineup), "game": job,
+                      "rotation": job % num_players},
+            )  # fmt: skip
+            try:
+                replay(record)
+            except RecordError as error:
+                raise RecordError(f"{where} does not replay to the tournament's result: {error}") from None
+            saved.append(save_record(record, folder / f"lineup{number}-{slug}-game{job}.json"))
+    return saved
 
 
 def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> list[list[str]]:
@@ -351,6 +443,15 @@ def build_parser() -> cli.ArgumentParser:
         "--ray-address", metavar="ADDRESS", help="the Ray cluster, ray.init(address=...) (default: a local Ray)"
     )
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    parser.add_argument(
+        "--save-games", type=Path, metavar="DIR",
+        help="write sample games of each lineup to this folder as game records (JSON; uno_env.records), to replay "
+        "or view with uno_env.replay (default: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--save-games-count", type=cli.positive_int, default=3, metavar="INT",
+        help="sample games saved per lineup with --save-games: its first games (default: 3)",
+    )  # fmt: skip
     return parser
 
 
@@ -375,7 +476,8 @@ def main(argv: list[str] | None = None) -> int:
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,
             batch_size=args.batch_size, episode=args.episode, out=args.out, progress=args.progress,
             chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
-            trust=args.trust, **args.rule_options,
+            trust=args.trust, save_games=args.save_games, save_games_count=args.save_games_count,
+            **args.rule_options,
         )  # fmt: skip
     except USER_ERRORS as error:  # a bad agent file, a refused one, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)
@@ -383,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineups: {lineups}")
     print(result.table())
     print(f"reports in {Path(args.out).resolve()}: tournament.json, tournament.csv, tournament.png")
+    if args.save_games is not None:
+        print(f"{len(result.saved_games)} sample games in {Path(args.save_games).resolve()} (game records: replay or "
+              "view them with uno_env.replay)")  # fmt: skip
     return 0
 
 

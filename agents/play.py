@@ -3,6 +3,7 @@
     uno-play                                              # you against `greedy`, classic, 2 players
     uno-play --variant unocorns --players 4 --opponents counter greedy naive --seat 2 --seed 7
     uno-play --episode match --option target_score=200 --option uno_call=explicit
+    uno-play --save my-game.json                          # then replay or view it with uno_env.replay
 
 Every rule comes from the engine (`uno_env.Game`): the legal actions of the current phase are listed as a
 numbered menu (pick a number or type an action: `play R7`, `R7`, `draw`, `blue`, ...), and a colour, a
@@ -11,7 +12,8 @@ The table shows what your seat sees (your own forehead cards as ??, the others' 
 card counts, and the cards you know others hold); the other players' moves are narrated from what the
 table shows (a drawn card is never named, nor whether it could have been played). Cards are shown in their
 colours by `rich`, as plain text when the output is not a terminal. Opponents are agents by name
-(`uno_env.agents.registry.make_agent`), fed their own observations. `q` or Ctrl-D quits.
+(`uno_env.agents.registry.make_agent`), fed their own observations. `q` or Ctrl-D quits. `--save PATH` writes
+the game as a game record (`uno_env.records`) when it ends or you quit: `uno_env.replay` replays and shows it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -34,6 +37,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.records import make_record, result_of, save_record
 
 from .base import bind
 from .registry import TRAINED_HELP, agent_names, make_agent
@@ -95,6 +99,7 @@ class TerminalGame:
                 self.specs[level] = O.ObservationSpec(level, n)
             bind(agent, self.specs[level], game.rules)
         self._mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        self.actions: list[int] = []  # every action applied, in order: the game's record
 
     # ------------------------------------------------------------------ names and cards
     def who(self, seat: int, capital: bool = True) -> str:
@@ -428,6 +433,17 @@ class TerminalGame:
             self.say("Bye.")
             return 0
 
+    def record(self, seed: int, deal: dict | None = None, human: str = "human") -> dict[str, Any]:
+        """The game so far as a game record (`uno_env.records`): `seed` and `deal` are the ones the game was
+        dealt with; the person's seat is named `human`, the others by their agents."""
+        game = self.game
+        agents = [human if seat == self.human else self.opponents[seat][0] for seat in range(game.num_players)]
+        return make_record(
+            game.rules, game.num_players, self.actions, seed=seed, deal=deal, episode=game.batch.episode,
+            max_steps=int(game.batch.config["max_steps"][0]), agents=agents, result=result_of(game),
+            meta={"source": "uno-play", "human_seat": self.human},
+        )  # fmt: skip
+
     def apply(self, seat: int, action: int) -> bool:
         """Step the engine by one decision and tell what happened; False if an agent chose an illegal action."""
         before = self.game.describe()
@@ -437,6 +453,7 @@ class TerminalGame:
         except IllegalActionError as error:
             self.say(Text(f"{self.who(seat)} chose an illegal action: {error}", style="bold red"))
             return False
+        self.actions.append(int(action))
         after = self.game.describe()
         self.narrate(seat, action, phase, before, after)
         if after["rounds"] > before["rounds"]:
@@ -471,6 +488,11 @@ def build_parser() -> cli.ArgumentParser:
     )  # fmt: skip
     cli.add_option(parser)
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    parser.add_argument(
+        "--save", type=Path, metavar="PATH",
+        help="write the game to this file as a game record (JSON) when it ends or you quit, to replay or view it "
+        "with uno_env.replay (default: none)",
+    )  # fmt: skip
     return parser
 
 
@@ -482,6 +504,8 @@ def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None 
     if args.seat >= args.players:
         parser.error(f"--seat must be from 0 to {args.players - 1}, got {args.seat}")
     others = args.players - 1
+    if args.save is not None and (args.save.is_dir() or not args.save.parent.is_dir()):
+        parser.error(f"--save must be a file in an existing folder, got {str(args.save)!r}")
     if len(args.opponents) not in (1, others):
         parser.error(
             f"--opponents takes one agent name for all {others} opponents or one per opponent seat "
@@ -519,7 +543,14 @@ def main(
         + (f", {options}" if options else "")
         + f"; you are player {args.seat}; seed {seed} (replay with --seed {seed})."
     )
-    return terminal.run()
+    code = terminal.run()
+    if args.save is not None:
+        try:
+            path = save_record(terminal.record(seed), args.save)
+        except OSError as error:
+            parser.error(f"cannot save the game to {str(args.save)!r}: {error.strerror or error}")
+        console.print(f"The game is saved in {path} ({len(terminal.actions)} decisions; uno_env.replay shows it).")
+    return code
 
 
 if __name__ == "__main__":

@@ -12,3 +12,13 @@ pip_install -e ".[test,rllib]"  # rllib: Ray and RLlib, whose tests run in the n
 if [ ! -d .venv/compat/pettingzoo-1.24 ]; then
   pip_install --no-deps --target .venv/compat/pettingzoo-1.24 pettingzoo==1.24.3
 fi
+# Headless Chromium and its driver for the browser tests (tests/test_web.py), from Debian: only when missing.
+if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then
+  :
+elif [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+else
+  echo "setup.sh: chromium and chromedriver are missing and cannot be installed here (needs root and apt-get):" \
+    "install the packages chromium and chromium-driver for tests/test_web.py" >&2
+fi

@@ -29,9 +29,10 @@ def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
     assert {t for t in top if not t.endswith(".dist-info")} == {"uno_env"}
     assert "uno_env/agents/arena.py" in names and "uno_env/train/native_ppo.py" in names
     assert "uno_env/agents/policies/classic-2p.pt" in names
+    assert "uno_env/static/table.js" in names and "uno_env/agents/static/play.html" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for script in ("uno-arena", "uno-play", "uno-train", "uno-train-sb3", "uno-train-rllib"):
+    for script in ("uno-arena", "uno-play", "uno-web", "uno-train", "uno-train-sb3", "uno-train-rllib"):
         assert f"{script} = uno_env." in scripts
 
 

@@ -1,0 +1,281 @@
+"""uno-web (`uno_env.agents.web`): what the server sends a seat (never a card it cannot see), what it refuses, and
+the page in a real browser: a whole game played by clicking, and a saved record replayed from an uploaded file.
+
+The browser tests drive Debian's headless Chromium with Selenium (scripts/setup.sh installs both); without them
+they fail, saying so."""
+
+import io
+import json
+import shutil
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from uno_env.agents import web
+from uno_env.render import table_view
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"  # Debian's packages chromium, chromium-driver
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"  # given: Selenium never downloads one
+SCREENSHOTS = Path("/tmp")
+
+# Two deals that differ only in what seat 0 cannot see: seat 1's hand, seat 0's own forehead card, the deck.
+HAND_0 = ["P1", "P5", "B3", "B7", "G2", "Y9", "W"]
+DEAL_A = {"dealer": 1, "top": "B4", "hands": [HAND_0, ["P2", "B5", "G7", "G8", "Y1", "Y3", "WN"]],
+          "foreheads": [["G5"], ["Y6"]]}  # fmt: skip
+DEAL_B = {"dealer": 1, "top": "B4", "hands": [HAND_0, ["PS", "B9", "G0", "Y2", "Y4", "W+4", "B1"]],
+          "foreheads": [["P9"], ["Y6"]]}  # fmt: skip
+
+
+def make_app(*argv):
+    return web.create_app(web.parse_args(["--seed", "0", *argv]))
+
+
+def table(app) -> web.WebTable:
+    return app.extensions["uno_table"]
+
+
+# ---------------------------------------------------------------------------------------- the server
+def test_a_seat_gets_the_same_answer_for_deals_that_differ_only_in_cards_it_cannot_see():
+    answers = []
+    for deal, seed in ((DEAL_A, 5), (DEAL_B, 6)):  # other seeds: other decks too
+        app = make_app("--variant", "unocorns")
+        table(app).new_game(seed=seed, deal=deal)
+        assert table(app).game.describe()["foreheads"][0] == deal["foreheads"][0]
+        client = app.test_client()
+        answers.append((client.get("/api/state").get_data(), client.get("/").get_data()))
+    assert answers[0] == answers[1]
+    state = json.loads(answers[0][0])
+    me, other = state["view"]["seats"]
+    assert me["hand"] == HAND_0 and me["foreheads"] == [None] and other["hand"] is None
+    assert other["foreheads"] == ["Y6"] and other["count"] == 7
+    assert state["game"]["seed"] is None  # the seed would tell every hidden card
+
+
+def test_every_answer_is_the_seats_table_view_and_the_seed_and_record_come_only_at_the_end():
+    app = make_app("--players", "3", "--seat", "1", "--opponents", "greedy", "counter", "--seed", "4")
+    client, game = app.test_client(), table(app).game
+    state = client.get("/api/state").get_json()
+    assert client.get("/api/record").status_code == 400
+    steps = 0
+    while not state["view"]["done"]:
+        game = table(app).game
+        assert state["view"] == table_view(game, 1)
+        assert [a["id"] for a in state["actions"]] == game.legal_action_ids() and game.seat == 1
+        assert state["game"]["seed"] is None and not state["record"]
+        state = client.post("/api/act", json={"action": state["actions"][-1]["id"]}).get_json()
+        steps += 1
+        assert steps < 500
+    assert state["view"] == table_view(game, 1) and state["actions"] == []
+    assert state["result"].startswith("Game over") and state["game"]["seed"] == 4
+    assert state["log"][0].startswith("Round 1:") and "Traceback" not in "\n".join(state["log"])
+    saved = client.get("/api/record")
+    assert saved.status_code == 200 and "attachment" in saved.headers["Content-Disposition"]
+    record = json.loads(saved.get_data())
+    assert record["seed"] == 4 and record["agents"] == ["greedy", "you", "counter"]
+    assert record["result"]["winners"] == game.winners
+    nxt = client.post("/api/new").get_json()
+    assert nxt["game"]["number"] == 2 and not nxt["view"]["done"] and table(app).seed == 5
+
+
+def test_an_illegal_or_malformed_action_is_refused_with_a_400_and_changes_nothing():
+    app = make_app("--seed", "3")
+    client = app.test_client()
+    before = client.get("/api/state").get_json()
+    legal = {a["id"] for a in before["actions"]}
+    illegal = next(a for a in range(77) if a not in legal)
+    answer = client.post("/api/act", json={"action": illegal})
+    assert answer.status_code == 400 and "is not legal now" in answer.get_json()["error"]
+    for body in ({"action": "draw"}, {"action": 77}, {"action": True}, {"nothing": 1}, [59]):
+        answer = client.post("/api/act", json=body)
+        assert answer.status_code == 400 and "action id" in answer.get_json()["error"], body
+    assert client.post("/api/act", data='{"action": 59}', content_type="text/plain").status_code == 400
+    assert client.get("/api/state").get_json() == before
+
+
+def test_bad_settings_are_refused_with_a_clear_message():
+    app = make_app()
+    client = app.test_client()
+    before = client.get("/api/state").get_json()
+    cases = {
+        "unknown rule option 'foo'": {"options": ["foo=1"]},
+        "stack_draw_two must be True or False": {"options": ["stack_draw_two=maybe"]},
+        "--players: must be an int from 2 to 10": {"players": 11},
+        "--seat must be from 0 to 1": {"seat": 2},
+        "unknown agent 'ppo:/etc/passwd'": {"opponents": ["ppo:/etc/passwd"]},  # the page loads no file
+        "unknown settings trust": {"trust": True},
+    }
+    for message, body in cases.items():
+        answer = client.post("/api/new", json=body)
+        error = answer.get_json()["error"]
+        assert answer.status_code == 400 and message in error and "\n" not in error and "--help" not in error, error
+    assert client.get("/api/state").get_json() == before
+    settings = {"players": 3, "opponents": ["naive", "counter"], "options": ["uno_call=explicit"]}
+    ok = client.post("/api/new", json=settings)
+    names = ["You (player 0)", "Player 1 (naive)", "Player 2 (counter)"]
+    assert ok.status_code == 200 and ok.get_json()["names"] == names
+
+
+def test_the_command_line_refuses_a_bad_option_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        web.main(["--option", "foo=1"])
+    err = capsys.readouterr().err.strip()
+    assert stop.value.code == 2 and err.startswith("uno-web: error:") and "unknown rule option 'foo'" in err
+    assert "\n" not in err
+    with pytest.raises(SystemExit) as stop:  # uno-play's --save: the page saves records
+        web.main(["--save", "game.json"])
+    assert stop.value.code == 2 and "saves a finished game from the page" in capsys.readouterr().err
+
+
+def test_requests_for_another_host_and_other_files_are_refused():
+    client = make_app().test_client()
+    assert client.get("/api/state", headers={"Host": "attacker.example:8765"}).status_code == 400
+    assert client.get("/uno-static/table.js").status_code == 200
+    assert client.get("/uno-static/..%2Frecords.py").status_code == 404
+    assert client.get("/replay?path=/etc/passwd").get_data().count(b"root:") == 0
+    bad = client.post("/replay", data={"record": (io.BytesIO(b'{"format": "pickle"}'), "x.json")})
+    assert bad.status_code == 400 and b"not a valid record" in bad.get_data()
+
+
+# ---------------------------------------------------------------------------------------- the browser
+@pytest.fixture(scope="module")
+def server():
+    app = make_app("--seed", "11", "--opponents", "greedy")
+    httpd = web.make_server(app, 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    """Headless Chromium driven by Selenium, or, when Chromium or its driver is missing, the message the browser
+    tests fail with (they fail: they are not skipped)."""
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).is_file()]
+    if missing:
+        yield (
+            f"the browser tests need Chromium and chromedriver ({', '.join(missing)} missing): run scripts/setup.sh "
+            "(as root: it installs the Debian packages chromium and chromium-driver)"
+        )
+        return
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
+        options.add_argument(flag)
+    options.add_argument("--disable-dev-shm-usage")  # a container's small /dev/shm
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def need(chrome):
+    """The browser, or the test fails (in its body: a failure, not a setup error) saying how to install it."""
+    if isinstance(chrome, str):
+        pytest.fail(chrome)
+    return chrome
+
+
+def wait_for(condition, timeout=10.0, what="the page"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def error_text(browser) -> str:
+    from selenium.webdriver.common.by import By
+
+    return browser.find_element(By.ID, "error").text
+
+
+def check_screenshot(path: Path, min_colours: int = 40) -> Image.Image:
+    image = Image.open(path).convert("RGB")
+    assert image.width >= 1000 and image.height >= 600, image.size
+    pixels = np.asarray(image)
+    colours = np.unique((pixels // 16).reshape(-1, 3), axis=0)
+    assert len(colours) >= min_colours, f"{path}: only {len(colours)} distinct colours: blank?"
+    assert pixels.std() > 20, f"{path}: nearly uniform"
+    return image
+
+
+def test_a_whole_game_played_by_clicking_in_the_browser(server, chrome):
+    browser = need(chrome)
+    from selenium.webdriver.common.by import By
+
+    browser.get(server + "/")
+    body = browser.find_element(By.TAG_NAME, "body")
+    wait_for(lambda: int(body.get_attribute("data-rendered")) >= 1, what="the first table")
+    assert browser.find_elements(By.CSS_SELECTOR, "#hand .uno-card")  # the hand, drawn as cards
+    assert "Your turn" in browser.find_element(By.ID, "prompt").text
+    browser.save_screenshot(str(SCREENSHOTS / "uno-web-your-turn.png"))
+    check_screenshot(SCREENSHOTS / "uno-web-your-turn.png")
+    clicks = 0
+    while body.get_attribute("data-done") != "true":
+        seen = int(body.get_attribute("data-rendered"))
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+        assert buttons, browser.find_element(By.ID, "error").text or "no legal action buttons"
+        buttons[0].click()
+        wait_for(lambda seen=seen: int(body.get_attribute("data-rendered")) > seen or error_text(browser),
+                 what="the table after a click")  # fmt: skip
+        assert not browser.find_element(By.ID, "error").text
+        clicks += 1
+        assert clicks < 400
+    result = browser.find_element(By.ID, "result").text
+    assert "Game over" in result and "seed 11" in result
+    assert browser.find_element(By.ID, "save").is_displayed()
+    assert browser.find_elements(By.CSS_SELECTOR, ".uno-seat.uno-winner")
+    shot = SCREENSHOTS / "uno-web-game-over.png"
+    browser.save_screenshot(str(shot))
+    check_screenshot(shot)
+    # the engine's result, as the server tells it
+    state = json.loads(urllib.request.urlopen(server + "/api/state").read())
+    assert state["view"]["done"] and state["result"] in result
+    winner = state["names"][state["view"]["winners"][0]]
+    assert ("you win" in result) == (winner.startswith("You")) and clicks >= 1
+
+
+def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_path):
+    browser = need(chrome)
+    from selenium.webdriver.common.by import By
+
+    state = json.loads(urllib.request.urlopen(server + "/api/state").read())
+    if not state["view"]["done"]:  # run alone: finish the game through the API
+        while not state["view"]["done"]:
+            request = urllib.request.Request(server + "/api/act", data=json.dumps({"action": state["actions"][0]["id"]})
+                                             .encode(), headers={"Content-Type": "application/json"})  # fmt: skip
+            state = json.loads(urllib.request.urlopen(request).read())
+    path = tmp_path / "game.json"
+    path.write_bytes(urllib.request.urlopen(server + "/api/record").read())
+    browser.get(server + "/replay")
+    browser.find_element(By.ID, "record").send_keys(str(path))
+    browser.find_element(By.ID, "open").click()
+    counter = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".uno-step"), what="the replay viewer")[0]
+    assert counter.text.startswith("decision 0 /")
+    following = browser.find_element(By.CSS_SELECTOR, ".uno-controls button[title^='next']")
+    for _ in range(3):
+        following.click()
+    assert counter.text.startswith("decision 3 /")
+    assert "Decision 3" in browser.find_element(By.CSS_SELECTOR, ".uno-action").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".uno-hand .uno-card")) >= 10  # the spectator sees the hands
+    shot = SCREENSHOTS / "uno-web-replay.png"
+    browser.save_screenshot(str(shot))
+    check_screenshot(shot, min_colours=25)
+    browser.get(server + "/replay")  # a file that is not a record: refused, said on the page
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "uno-env-record", "version": 1}')
+    browser.find_element(By.ID, "record").send_keys(str(bad))
+    browser.find_element(By.ID, "open").click()
+    assert "not a valid record" in wait_for(lambda: browser.find_elements(By.ID, "error"), what="the error")[0].text

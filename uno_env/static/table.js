@@ -1,0 +1,346 @@
+/* uno-env: cards and the table in the browser, and the replay viewer (window.UnoTable).
+ *
+ * It only draws: what a seat may see is decided in Python by `uno_env.render.table_view`, whose views this
+ * draws as they are (a hand of null is drawn as card backs, a forehead card of null as a back marked "?").
+ * Data is put on the page with textContent only, never as HTML. Needs table.css; no library, nothing fetched.
+ *
+ *   UnoTable.card(code, colors, {size: "small" | "large"})  -> element: a face-up card ("R5", "B+2", "W+4", ...)
+ *   UnoTable.back(colors, {mark, size})                      -> element: a face-down card ("?" for an unknown one)
+ *   UnoTable.chip(colorName)                                 -> element: a colour dot
+ *   UnoTable.table(view, colors, {seats, chosen})            -> element: a whole table_view
+ *   UnoTable.mountReplay(container, data)                    -> the replay viewer (data from uno_env.replay)
+ */
+(function (root) {
+  "use strict";
+
+  var RANK_MARKS = { S: "\u2298", R: "\u21c4", "+2": "+2" };
+  var RANK_WORDS = { S: "SKIP", R: "REVERSE", "+2": "DRAW TWO" };
+  var WILDS = {
+    W: ["W", "WILD"],
+    "W+4": ["+4", "WILD +4"],
+    WN: ["N", "NARWHAL"],
+    WU: ["U", "URRRHHH"],
+    WE: ["E", "EMOJI"],
+    WC: ["C", "CUSTOM"],
+    WS: ["S", "SWAP"],
+  };
+  var KNOWN_COLORS = ["red", "pink", "blue", "green", "yellow"];
+  var MAX_BACKS = 24; // a hidden hand is drawn as at most this many backs, then "+k"
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function colorClass(name) {
+    return KNOWN_COLORS.indexOf(name) >= 0 ? "uno-card-" + name : "uno-card-wild";
+  }
+
+  function setPresetColors(node, colors) {
+    for (var i = 0; i < 4 && colors && i < colors.length; i++) {
+      if (KNOWN_COLORS.indexOf(colors[i]) >= 0) node.style.setProperty("--uno-c" + i, "var(--uno-" + colors[i] + ")");
+    }
+  }
+
+  /* {color: a colour name or null (a wild), rank: "5" / "S" / "W+4" ..., mark, word} of a card code. */
+  function cardInfo(code, colors) {
+    code = String(code).toUpperCase();
+    if (Object.prototype.hasOwnProperty.call(WILDS, code)) {
+      return { color: null, rank: code, mark: WILDS[code][0], word: WILDS[code][1] };
+    }
+    var letter = code.charAt(0);
+    var rank = code.slice(1);
+    var color = null;
+    for (var i = 0; i < colors.length; i++) {
+      if (colors[i].charAt(0).toUpperCase() === letter) color = colors[i];
+    }
+    return { color: color, rank: rank, mark: RANK_MARKS[rank] || rank, word: RANK_WORDS[rank] || "" };
+  }
+
+  function card(code, colors, options) {
+    options = options || {};
+    var info = cardInfo(code, colors);
+    var node = el("span", "uno-card " + (info.color ? colorClass(info.color) : "uno-card-wild"));
+    if (options.size) node.classList.add("uno-" + options.size);
+    if (!info.color) setPresetColors(node, colors);
+    node.title = String(code);
+    node.setAttribute("data-code", String(code));
+    node.appendChild(el("span", "uno-oval"));
+    var mark = el("span", "uno-rank" + (info.mark.length > 1 ? " uno-long" : ""), info.mark);
+    node.appendChild(mark);
+    node.appendChild(el("span", "uno-corner", info.rank));
+    if (info.word) node.appendChild(el("span", "uno-word", info.word));
+    return node;
+  }
+
+  function back(colors, options) {
+    options = options || {};
+    var mark = options.mark || "UNO";
+    var node = el("span", "uno-card uno-back" + (mark === "?" ? " uno-unknown" : ""));
+    if (options.size) node.classList.add("uno-" + options.size);
+    setPresetColors(node, colors);
+    node.title = mark === "?" ? "a card it cannot see" : "a hidden card";
+    node.appendChild(el("span", "uno-oval"));
+    node.appendChild(el("span", "uno-rank", mark));
+    return node;
+  }
+
+  function chip(name) {
+    var node = el("span", "uno-chip " + colorClass(name));
+    node.title = String(name);
+    return node;
+  }
+
+  function seatLabel(seat, seats) {
+    var info = seats && seats[seat.seat];
+    var label = seat.name;
+    if (info && info.agent) label += " (" + info.agent + ")";
+    return label;
+  }
+
+  /* A table_view as an element: the middle of the table, then one panel per seat. options.seats: [{agent}] per
+     seat; options.chosen: the action name about to be taken (its card is outlined in the deciding hand). */
+  function table(view, colors, options) {
+    options = options || {};
+    var node = el("div", "uno-table");
+    var center = el("div", "uno-center");
+    if (view.top) {
+      var topBox = el("div", "uno-pile");
+      topBox.appendChild(card(view.top, colors, { size: "large" }));
+      topBox.appendChild(el("span", "", "top"));
+      center.appendChild(topBox);
+    }
+    var pileBox = el("div", "uno-pile");
+    pileBox.appendChild(back(colors, { size: "large" }));
+    pileBox.appendChild(el("span", "", "draw pile " + view.pile));
+    center.appendChild(pileBox);
+    var facts = el("div", "uno-facts");
+    var colorLine = el("div", "", "");
+    if (view.color) {
+      colorLine.appendChild(chip(view.color));
+      colorLine.appendChild(document.createTextNode("colour " + view.color));
+    } else {
+      colorLine.textContent = "colour (to choose)";
+    }
+    facts.appendChild(colorLine);
+    facts.appendChild(el("div", "", view.direction === 1 ? "direction \u21bb left (+1)" : "direction \u21ba right (-1)"));
+    facts.appendChild(el("div", "", "round " + view.round + (view.done ? "" : " \u00b7 phase " + view.phase)));
+    if (view.pending_draw) facts.appendChild(el("div", "uno-pending", "pending draw +" + view.pending_draw));
+    center.appendChild(facts);
+    node.appendChild(center);
+
+    var seatsNode = el("div", "uno-seats");
+    for (var i = 0; i < view.seats.length; i++) {
+      var seat = view.seats[i];
+      var panel = el("div", "uno-seat");
+      if (seat.you) panel.classList.add("uno-you");
+      if (seat.deciding) panel.classList.add("uno-deciding");
+      if (seat.winner) panel.classList.add("uno-winner");
+      var head = el("div", "uno-seat-head");
+      var name = el("span", "uno-seat-name", seatLabel(seat, options.seats));
+      name.title = name.textContent;
+      head.appendChild(name);
+      var badges = el("span", "uno-badges");
+      if (seat.you) badges.appendChild(el("span", "uno-badge", "you"));
+      if (seat.deciding) badges.appendChild(el("span", "uno-badge uno-turn", "to decide"));
+      if (seat.winner) badges.appendChild(el("span", "uno-badge uno-win", "winner"));
+      head.appendChild(badges);
+      head.appendChild(el("span", "uno-seat-score", seat.count + " cards \u00b7 score " + seat.score));
+      panel.appendChild(head);
+      var hand = el("div", "uno-hand");
+      if (seat.hand) {
+        var chosenCode = null;
+        if (seat.deciding && options.chosen && /^play /.test(options.chosen)) chosenCode = options.chosen.slice(5);
+        for (var j = 0; j < seat.hand.length; j++) {
+          var face = card(seat.hand[j], colors, { size: "small" });
+          if (chosenCode !== null && seat.hand[j] === chosenCode) {
+            face.classList.add("uno-chosen");
+            chosenCode = null;
+          }
+          hand.appendChild(face);
+        }
+        if (!seat.hand.length) hand.appendChild(el("span", "uno-more", "no cards"));
+      } else {
+        for (var k = 0; k < Math.min(seat.count, MAX_BACKS); k++) hand.appendChild(back(colors, { size: "small" }));
+        if (seat.count > MAX_BACKS) hand.appendChild(el("span", "uno-more", "+" + (seat.count - MAX_BACKS)));
+        if (!seat.count) hand.appendChild(el("span", "uno-more", "no cards"));
+      }
+      panel.appendChild(hand);
+      if (seat.foreheads && seat.foreheads.length) {
+        var fore = el("div", "uno-foreheads", "forehead ");
+        for (var f = 0; f < seat.foreheads.length; f++) {
+          var code = seat.foreheads[f];
+          fore.appendChild(code === null ? back(colors, { mark: "?", size: "small" }) : card(code, colors, { size: "small" }));
+        }
+        panel.appendChild(fore);
+      }
+      seatsNode.appendChild(panel);
+    }
+    node.appendChild(seatsNode);
+    if (view.legal) node.appendChild(el("div", "uno-legal", "legal: " + view.legal.join(", ")));
+    return node;
+  }
+
+  function who(data, seat) {
+    var info = data.seats[seat];
+    return "player_" + seat + (info && info.agent ? " (" + info.agent + ")" : "");
+  }
+
+  function resultText(data) {
+    var r = data.result;
+    if (!r) return "";
+    if (!r.done) return "The record ends before the game does (scores " + r.scores.join(", ") + ").";
+    if (r.truncated) return "Cut off at the step limit (scores " + r.scores.join(", ") + ").";
+    var names = r.winners.map(function (w) { return who(data, w); });
+    return (names.join(", ") || "nobody") + (r.winners.length === 1 ? " wins" : " win") +
+      " \u00b7 scores " + r.scores.join(", ");
+  }
+
+  /* The replay viewer in `container`: data = {title, colors, seats, viewers, steps: [{action, by, phase,
+     details, views: {key: table_view}}], result}. Buttons, a slider and the keys (arrows, Home, End, space)
+     step through it; options.keys: where to listen for the keys (default: the viewer itself, once focused);
+     options.hash: follow the page address's #step=N&view=KEY (and keep it up to date). */
+  function mountReplay(container, data, options) {
+    options = options || {};
+    var colors = data.colors;
+    var last = data.steps.length - 1;
+    var state = { step: 0, viewer: data.viewers[0].key, timer: null };
+    var rootNode = el("div", "uno-root uno-replay");
+    rootNode.tabIndex = 0;
+    rootNode.appendChild(el("div", "uno-title", data.title));
+    var controls = el("div", "uno-controls");
+    function button(label, title, onClick) {
+      var b = el("button", "", label);
+      b.type = "button";
+      b.title = title;
+      b.addEventListener("click", onClick);
+      controls.appendChild(b);
+      return b;
+    }
+    var first = button("|\u25c0", "first (Home)", function () { show(0); });
+    var prev = button("\u25c0", "previous (\u2190)", function () { show(state.step - 1); });
+    var play = button("\u25b6 play", "play / pause (space)", toggle);
+    var next = button("\u25b6", "next (\u2192)", function () { show(state.step + 1); });
+    var end = button("\u25b6|", "last (End)", function () { show(last); });
+    var slider = el("input");
+    slider.type = "range";
+    slider.min = "0";
+    slider.max = String(last);
+    slider.value = "0";
+    slider.setAttribute("aria-label", "decision");
+    slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
+    controls.appendChild(slider);
+    var counter = el("span", "uno-step");
+    controls.appendChild(counter);
+    var select = el("select");
+    select.setAttribute("aria-label", "whose view");
+    for (var i = 0; i < data.viewers.length; i++) {
+      var option = el("option", "", data.viewers[i].label);
+      option.value = data.viewers[i].key;
+      select.appendChild(option);
+    }
+    select.addEventListener("change", function () { state.viewer = select.value; show(state.step); });
+    controls.appendChild(select);
+    rootNode.appendChild(controls);
+    var action = el("div", "uno-action");
+    rootNode.appendChild(action);
+    var board = el("div");
+    rootNode.appendChild(board);
+    var details = el("div", "uno-details");
+    rootNode.appendChild(details);
+    var result = el("div", "uno-result");
+    rootNode.appendChild(result);
+    rootNode.appendChild(el("div", "uno-hint", "\u2190 \u2192 step, Home / End, space plays; the menu picks whose view."));
+    container.appendChild(rootNode);
+
+    function toggle() {
+      if (state.timer) {
+        clearInterval(state.timer);
+        state.timer = null;
+      } else {
+        if (state.step >= last) show(0);
+        state.timer = setInterval(function () {
+          if (state.step >= last) toggle();
+          else show(state.step + 1);
+        }, 700);
+      }
+      play.textContent = state.timer ? "\u23f8 pause" : "\u25b6 play";
+    }
+
+    function describeAction(step) {
+      action.textContent = "";
+      if (step.action === null) {
+        action.textContent = "The deal.";
+        return;
+      }
+      action.appendChild(document.createTextNode("Decision " + state.step + ": " + who(data, step.by) + " \u2192 "));
+      if (/^play /.test(step.action)) {
+        action.appendChild(document.createTextNode("play"));
+        action.appendChild(card(step.action.slice(5), colors, { size: "small" }));
+      } else {
+        action.appendChild(document.createTextNode(step.action));
+      }
+      action.appendChild(el("span", "uno-hint", " (phase " + step.phase + ")"));
+    }
+
+    function show(index) {
+      index = Math.max(0, Math.min(last, index | 0));
+      state.step = index;
+      var step = data.steps[index];
+      var view = step.views[state.viewer];
+      slider.value = String(index);
+      counter.textContent = "decision " + index + " / " + last;
+      first.disabled = prev.disabled = index === 0;
+      next.disabled = end.disabled = index === last;
+      describeAction(step);
+      var following = index < last ? data.steps[index + 1] : null;
+      var sees = function (s) { return s && (state.viewer === "all" || String(s.by) === state.viewer); };
+      board.textContent = "";
+      board.appendChild(table(view, colors, { seats: data.seats, chosen: sees(following) ? following.action : null }));
+      // A decision's details (e.g. an agent's probabilities) tell what its seat knew: shown to it and spectators.
+      details.textContent = sees(step) && step.details ? "details: " + JSON.stringify(step.details) : "";
+      result.textContent = index === last ? resultText(data) : "";
+      if (options.hash && typeof history !== "undefined" && history.replaceState) {
+        try {
+          history.replaceState(null, "", "#step=" + index + "&view=" + state.viewer);
+        } catch (error) { /* a sandboxed or srcdoc page may not change its address */ }
+      }
+    }
+
+    (options.keys || rootNode).addEventListener("keydown", function (event) {
+      if (event.target === select || event.target === slider) return; // they handle their own keys
+      if (event.key === " " && event.target && event.target.tagName === "BUTTON") return; // a click already
+      var keys = { ArrowLeft: -1, ArrowRight: 1 };
+      if (event.key in keys) show(state.step + keys[event.key]);
+      else if (event.key === "Home") show(0);
+      else if (event.key === "End") show(last);
+      else if (event.key === " ") toggle();
+      else return;
+      event.preventDefault();
+    });
+    var start = 0;
+    if (options.hash && typeof location !== "undefined") {
+      var match = /step=(\d+)/.exec(location.hash);
+      var seen = /view=([\w]+)/.exec(location.hash);
+      if (match) start = parseInt(match[1], 10);
+      if (seen && data.steps[0].views[seen[1]]) {
+        state.viewer = seen[1];
+        select.value = seen[1];
+      }
+    }
+    show(start);
+    return { show: show, root: rootNode, state: state };
+  }
+
+  root.UnoTable = {
+    version: 1,
+    cardInfo: cardInfo,
+    card: card,
+    back: back,
+    chip: chip,
+    table: table,
+    mountReplay: mountReplay,
+  };
+})(typeof window !== "undefined" ? window : this);
