@@ -48,6 +48,11 @@ with the next episode's seed, as a vector env does when it resets a finished gam
 `env.unwrapped.describe()` is the engine's description of the game (it shows hidden cards: for tests and
 debugging, not for agents). `infos` are empty: nothing secret travels there.
 
+**Refusals and copies.** A bad seed, deal or action (a float, a string, an id outside 0..76, an illegal one)
+raises a ValueError or TypeError before anything changes (see `uno_env.validate`). `pickle` and `copy.deepcopy`
+of an env in mid-game give one that goes on exactly as the original: game, seeds, AEC bookkeeping, the spaces'
+generators.
+
 **Wrappers.** `env()` is `raw_env` inside PettingZoo's TerminateIllegalWrapper (an illegal move ends the
 game with -1 for the mover), AssertOutOfBoundsWrapper and OrderEnforcingWrapper. `raw_env` itself refuses
 an illegal action with the engine's `IllegalActionError` and leaves the game as it was.
@@ -72,9 +77,12 @@ from . import actions as A
 from . import engine as E
 from . import observation as O
 from . import rewards as R
-from .game import DEFAULT_MAX_STEPS, GameBatch
+from . import validate as V
+from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
 from .render import render_text
 
+# A raw_env's attributes that are views of its game, made again when a copy is unpickled.
+GAME_VIEWS = ("_state", "_config")
 
 def env(**kwargs: Any) -> AECEnv:
     """The UNO AEC env inside PettingZoo's standard wrappers (see the module docstring)."""
@@ -107,18 +115,15 @@ class raw_env(AECEnv, EzPickle):
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self._reward_kind = R.reward_kind_index(reward)
+        self._bind_game(GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options))
+        num_players = self.num_players
         self._step_rewards = np.zeros(num_players)
-        self.game = GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options)
-        self.rules = self.game.rules
-        self.num_players = num_players
         self.render_mode = render_mode
         self.reward_kind = reward
         self.spec = O.ObservationSpec(observation, num_players)
         self.observation_level = observation
         self.observation_layout = self.spec.layout
         size = self.spec.size
-        self._state, self._config = self.game.state_array, self.game.config_array
-        self.action_names = self.game.action_names
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agents = self.possible_agents[:]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -137,6 +142,34 @@ class raw_env(AECEnv, EzPickle):
         self._rewards_given = False
         self.agent_selection = self.possible_agents[0]
 
+    def _bind_game(self, game: GameBatch) -> None:
+        """Play `game` (a batch of one): the env's views of it."""
+        self.game = game
+        self.rules = game.rules
+        self.num_players = game.num_players
+        self._state, self._config = game.state_array, game.config_array
+        self.action_names = game.action_names
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and deep copies keep the constructor's arguments (EzPickle) and everything an episode changes:
+        the game (its state, seeds and generator), the AEC bookkeeping (agents, agent_selection, rewards,
+        _cumulative_rewards, terminations, truncations, infos, the dead agents' order), the seed sequence and the
+        spaces' generators. A copy made in mid-game goes on exactly as the original."""
+        state = EzPickle.__getstate__(self)
+        arguments = set(state)
+        state["_uno_episode"] = {
+            name: value for name, value in self.__dict__.items() if name not in arguments and name not in GAME_VIEWS
+        }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        episode = state.pop("_uno_episode", None)
+        EzPickle.__setstate__(self, state)  # a new env from the same arguments (checked again)...
+        if episode is not None:  # ...then the episode it was in
+            self.__dict__.update(episode)
+            self._bind_game(self.game)
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 
@@ -145,6 +178,11 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new episode (see Seeds and Scenarios in the module docstring); a refused seed or deal changes nothing."""
+        if seed is not None:
+            seed = V.seed(seed)
+        if options is not None and not isinstance(options, dict):
+            raise V.WrongTypeError(f"options must be a dict or None, got {type(options).__name__}")
         options = options or {}  # only "deal" is read; other keys are ignored, as PettingZoo expects
         if seed is not None:
             game_seed = seed  # the same seed deals the same game as game `seed` of a vector env
@@ -152,8 +190,8 @@ class raw_env(AECEnv, EzPickle):
             game_seed = int(np.random.SeedSequence().entropy % 2**63)
         else:
             game_seed = int(E.next_episode_seed(np.uint64(self._last_seed)))
+        self.game.reset_game(0, game_seed, options.get("deal"))  # checks the deal before it changes anything
         self._last_seed = game_seed
-        self.game.reset_game(0, game_seed, options.get("deal"))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -167,12 +205,17 @@ class raw_env(AECEnv, EzPickle):
             self.render()
 
     def step(self, action) -> None:
+        """Apply `action` (an action id) for `agent_selection`; a refused action changes nothing."""
+        if not hasattr(self, "terminations"):
+            raise V.NotResetError("raw_env.step() before reset(): call reset() first")
+        if not self.agents:
+            raise IllegalActionError("the episode is over and every agent has left it: call reset() to play again")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         rounds_before = self._rounds_seen
-        status = self.game.step_game(0, int(action))
+        status = self.game.step_game(0, action)  # checks the action before it changes anything
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_given:
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -200,7 +243,10 @@ class raw_env(AECEnv, EzPickle):
         spec = self.spec
         observation = np.empty(spec.size, np.int8)
         mask = np.empty(A.NUM_ACTIONS, np.int8)
-        O.observe_one(self._state, self._config, 0, self._seat_of[agent], spec.index, spec.offsets, observation, mask)
+        seat = self._seat_of.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}")
+        O.observe_one(self._state, self._config, 0, seat, spec.index, spec.offsets, observation, mask)
         if self.terminations.get(agent) or self.truncations.get(agent):
             mask[:] = 0  # also after a wrapper ended the game early (an illegal move under env())
         return {"observation": observation, "action_mask": mask}

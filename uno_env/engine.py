@@ -359,9 +359,16 @@ def _choose_dealer(st, c):
 
 
 @njit(cache=True)
+def dealer_draw_value(kind):
+    """What a card counts in the draw for the deal: a number its rank, an action or wild card 0."""
+    return kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
+
+
+@njit(cache=True)
 def dealer_from_draws(st, c):
-    """Players draw in seat order from the top of the draw pile; the highest number deals (action and
-    wild cards count 0); players tied for highest draw again among themselves."""
+    """Players draw in seat order from the top of the draw pile; the highest `dealer_draw_value` deals;
+    players tied for highest draw again among themselves (so a deck whose cards all count the same never
+    ends the draw: `game.make_config` refuses it)."""
     nplayers = c.num_players
     contenders = np.ones(nplayers, np.bool_)
     values = np.zeros(nplayers, np.int64)
@@ -375,7 +382,7 @@ def dealer_from_draws(st, c):
                     pos = st.draw_len
                 pos -= 1
                 kind = st.draw_pile[pos]
-                values[p] = kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
+                values[p] = dealer_draw_value(kind)
                 best = max(best, values[p])
         n_best = 0
         dealer = -1

@@ -29,10 +29,14 @@ import numpy as np
 from . import actions as A
 from . import cards as C
 from . import engine as E
+from . import validate as V
 from .rules import OPTIONS, RuleSet, make_rules
+from .validate import IllegalActionError
 
 EPISODES = ("round", "match")
 DEFAULT_MAX_STEPS = 10_000
+MAX_STEPS_LIMIT = 2**31 - 1  # the engine counts decisions in an int32
+MAX_DEAL_SCORE = 1_000_000_000  # a dealt match score (the engine adds round points to it in an int32)
 NO_ACTION = -1  # in GameBatch.step: leave this game as it is
 DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")
 
@@ -55,25 +59,39 @@ RESAMPLE_MESSAGES = {
 }
 
 
-class IllegalActionError(ValueError):
-    """An action that is not legal now; the game is left exactly as it was."""
-
-
 def make_config(rules: RuleSet, num_players: int, episode: str = "round", max_steps: int = DEFAULT_MAX_STEPS):
-    """The engine's config record for a rule set, player count and episode kind."""
-    rules.check_players(num_players)
-    if episode not in EPISODES:
+    """The engine's config record for a rule set, player count and episode kind.
+
+    Whatever was done to the rule set since it was made, it is checked again here, with what only a game can
+    check: a ValueError refuses a rule set the engine cannot play (see `check_dealer_draw`)."""
+    if not isinstance(rules, RuleSet):
+        raise V.WrongTypeError(f"rules must be a RuleSet (see make_rules), got {type(rules).__name__}")
+    rules.check_playable(num_players)
+    check_dealer_draw(rules)
+    if not isinstance(episode, str) or episode not in EPISODES:
         raise ValueError(f"episode must be one of {', '.join(map(repr, EPISODES))}, got {episode!r}")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+    max_steps = V.positive_int(max_steps, "max_steps", MAX_STEPS_LIMIT)
     config = np.zeros(1, E.CONFIG_DTYPE)
     for option in OPTIONS:  # one config field per rule option, of the same name
         config[0][option.name] = option.engine_value(getattr(rules, option.name))
-    config[0]["num_players"] = num_players
+    config[0]["num_players"] = int(num_players)
     config[0]["deck_size"] = rules.deck_size
     config[0]["match"] = episode == "match"
     config[0]["max_steps"] = max_steps
     return config.view(np.recarray)
+
+
+def check_dealer_draw(rules: RuleSet) -> None:
+    """Refuse a deck whose cards all count the same in the draw for the deal (`engine.dealer_draw_value`):
+    players tied there draw again, so that draw would never end."""
+    values = sorted({int(E.dealer_draw_value(kind)) for kind, count in enumerate(rules.card_counts) if count})
+    if len(values) < 2:
+        raise ValueError(
+            f"card_counts make a deck whose cards all count {values[0] if values else 0} in the draw for the deal "
+            "(a number counts its rank, an action or wild card 0), so players tied there would draw again forever: "
+            "the deck needs cards of at least two different values (two different numbers, or a number from 1 to 9 "
+            "and any other card)"
+        )
 
 
 def _resolve_rules(rules: RuleSet | str | None, options: dict[str, Any]) -> RuleSet:
@@ -102,12 +120,11 @@ class GameBatch:
         max_steps: int = DEFAULT_MAX_STEPS,
         **options: Any,
     ):
+        batch_size = V.positive_int(batch_size, "batch_size")
         self.rules = _resolve_rules(rules, options)
-        self.num_players = num_players
-        self.episode = episode
         self.config = make_config(self.rules, num_players, episode, max_steps)
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        self.num_players = int(num_players)
+        self.episode = episode
         self.batch_size = batch_size
         self.state = np.zeros(batch_size, E.STATE_DTYPE).view(np.recarray)
         self.masks = np.zeros((batch_size, A.NUM_ACTIONS), np.uint8)
@@ -116,43 +133,68 @@ class GameBatch:
         self._all = np.ones(batch_size, np.bool_)
         self.episode_seeds = np.zeros(batch_size, np.uint64)  # the seed each game's episode started from
         self.status = np.zeros(E.STATUS_SIZE, np.int64)  # written by step_game
+        self._bind_views()
+
+    def _bind_views(self) -> None:
+        """(Re)make the views of `state` and `config`, so that they share its memory (after a copy or unpickling)."""
         # Plain-ndarray views for the compiled entry points (numba reads them faster than recarrays).
         self.state_array = self.state.view(np.ndarray)
         self.config_array = self.config.view(np.ndarray)
+        self._discard_len = self.state_array["discard_len"]  # field views: a game never reset has no discard
+        self._done = self.state_array["done"]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and deep copies keep `state` and `config` once; `__setstate__` makes their views again."""
+        state = self.__dict__.copy()
+        for view in ("state_array", "config_array", "_discard_len", "_done"):
+            state.pop(view, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_views()
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seeds: int | Sequence[int] | np.ndarray = 0) -> None:
-        """New episodes in every game: game g gets seeds[g] (an int seed gives seed + g)."""
-        self.episode_seeds[:] = self._seed_array(seeds)
+        """New episodes in every game: game g gets seeds[g] (an int seed gives seed + g, modulo 2**64)."""
+        self.episode_seeds[:] = V.seeds(seeds, self.batch_size)
         E.reset_games(self.state_array, self.config_array, self.episode_seeds, self._all)
 
-    def reset_where(self, which: np.ndarray, seeds: np.ndarray) -> None:
-        """New episodes only in the games g with which[g], from seeds[g]."""
-        which = np.asarray(which, np.bool_)
-        seeds = self._seed_array(seeds)
+    def reset_where(self, which: np.ndarray, seeds: int | Sequence[int] | np.ndarray) -> None:
+        """New episodes only in the games g with which[g] (a bool array), from seeds[g]."""
+        which = V.game_mask(which, self.batch_size)
+        seeds = V.seeds(seeds, self.batch_size)
         self.episode_seeds[which] = seeds[which]
         E.reset_games(self.state_array, self.config_array, seeds, which)
 
     def reset_game(self, g: int, seed: int = 0, deal: dict | None = None) -> None:
-        """A new episode in game g: a shuffled deal from `seed`, or the dealt scenario `deal`."""
-        self.episode_seeds[g] = np.uint64(seed)
+        """A new episode in game g: a shuffled deal from `seed`, or the dealt scenario `deal`. A refused deal
+        changes nothing."""
+        g = V.index(g, self.batch_size)
+        seed = V.seed(seed)
         if deal is None:
             which = np.zeros(self.batch_size, np.bool_)
             which[g] = True
             seeds = np.zeros(self.batch_size, np.uint64)
             seeds[g] = np.uint64(seed)
+            self.episode_seeds[g] = np.uint64(seed)
             E.reset_games(self.state_array, self.config_array, seeds, which)
             return
         args = self._parse_deal(deal)
+        self.episode_seeds[g] = np.uint64(seed)
         E.setup_dealt(self.state_array, self.config_array, g, np.uint64(seed), *args)
 
-    def _seed_array(self, seeds) -> np.ndarray:
-        if np.isscalar(seeds):
-            return (np.uint64(int(seeds)) + np.arange(self.batch_size, dtype=np.uint64)).astype(np.uint64)
-        arr = np.asarray(seeds, dtype=np.uint64)
-        if arr.shape != (self.batch_size,):
-            raise ValueError(f"seeds must be an int or an array of shape ({self.batch_size},), got shape {arr.shape}")
-        return arr
+    def _require_reset(self, games: np.ndarray | None = None) -> None:
+        """Refuse to play games never reset (their state is all zeros: no cards dealt)."""
+        never = (self._discard_len == 0) & (self._done == 0)
+        if games is not None:
+            never = never[games]
+        if never.any():
+            first = int(np.flatnonzero(never)[0])
+            g = int(games[first]) if games is not None else first
+            raise V.NotResetError(
+                f"game {g} was never reset: call reset(), reset_where() or reset_game() before playing it"
+            )
 
     def _parse_deal(self, deal: dict):
         if not isinstance(deal, dict):
@@ -164,9 +206,9 @@ class GameBatch:
             if key not in deal:
                 raise ValueError(f"a deal needs '{key}'; the keys are {', '.join(DEAL_KEYS)}")
         n = self.num_players
-        dealer = deal["dealer"]
-        if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise ValueError(f"deal['dealer'] must be a seat from 0 to {n - 1}, got {dealer!r}")
+        dealer = V.integral(deal["dealer"])
+        if dealer is None or not 0 <= dealer < n:
+            raise ValueError(f"deal['dealer'] must be a seat from 0 to {n - 1}, got {deal['dealer']!r}")
         colors = self.rules.colors
         used: Counter[int] = Counter()
 
@@ -183,7 +225,10 @@ class GameBatch:
 
         hands = parse_per_seat("hands")
         foreheads = parse_per_seat("foreheads")
-        deck = [C.parse_card(code, colors) for code in deal.get("deck", [])]
+        deck_codes = deal.get("deck", [])
+        if not isinstance(deck_codes, (list, tuple)):
+            raise ValueError("deal['deck'] must be a list of card codes, top first")
+        deck = [C.parse_card(code, colors) for code in deck_codes]
         top_first = ([C.parse_card(deal["top"], colors)] if deal.get("top") is not None else []) + deck
         hand_array = np.zeros((E.MAX_PLAYERS, C.NUM_KINDS), np.int8)
         for seat, kinds in enumerate(hands):
@@ -203,6 +248,12 @@ class GameBatch:
                     f"the deal places {count} copies of {self.codes[kind]}, but this rule set's deck holds "
                     f"{self.rules.card_counts[kind]}"
                 )
+        empty = [seat for seat in range(n) if not hands[seat] and not foreheads[seat]]
+        if empty:
+            raise ValueError(
+                f"deal['hands'] gives seat {empty[0]} no card: every seat must hold at least one card (in its hand, "
+                "or on its forehead)"
+            )
         rest = [k for k in range(C.NUM_KINDS) for _ in range(self.rules.card_counts[k] - used[k])]
         playable_first = [k for k in top_first + rest if k != C.WILD_DRAW_FOUR]
         if not playable_first:
@@ -211,9 +262,10 @@ class GameBatch:
         if (
             not isinstance(scores, (list, tuple))
             or len(scores) != n
-            or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in scores)
+            or not all(V.integral(x) is not None and 0 <= V.integral(x) <= MAX_DEAL_SCORE for x in scores)
         ):
-            raise ValueError(f"deal['scores'] must be a list of {n} non-negative ints")
+            raise ValueError(f"deal['scores'] must be a list of {n} ints from 0 to {MAX_DEAL_SCORE:_}")
+        scores = [int(x) for x in scores]
         return (
             dealer,
             hand_array,
@@ -235,10 +287,9 @@ class GameBatch:
 
         If any action is illegal, an IllegalActionError names it, its game and phase, and no game changes.
         """
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.batch_size,):
-            raise ValueError(f"actions must have shape ({self.batch_size},), got {actions.shape}")
+        actions = V.action_batch(actions, self.batch_size, noop=True)
         active = actions != NO_ACTION
+        self._require_reset(np.flatnonzero(active))
         if active.all():
             bad = E.first_illegal(self.state_array, self.config_array, actions)
             if bad >= 0:
@@ -258,6 +309,10 @@ class GameBatch:
 
         Returns the game's status afterwards (`engine.STATUS_*`: seat, done, truncated, rounds, ...).
         """
+        g = V.index(g, self.batch_size)
+        action = V.action_id(action)
+        if self._discard_len[g] == 0 and not self._done[g]:
+            self._require_reset(np.array([g]))
         if not E.step_one(self.state_array, self.config_array, g, action, self.status):
             raise IllegalActionError(self._illegal_message(g, action))
         return self.status
@@ -277,7 +332,11 @@ class GameBatch:
         (an int gives game g the seed agent_seed + g). Returns the episodes finished. With `validate`,
         the invariants are checked after every step and a failure raises AssertionError.
         """
-        agent_rng = self._seed_array(agent_seed)
+        steps = V.positive_int(steps, "steps", MAX_STEPS_LIMIT)
+        agent_rng = V.seeds(agent_seed, self.batch_size, "agent_seed")
+        if not isinstance(validate, (bool, np.bool_)):
+            raise V.WrongTypeError(f"validate must be True or False, got {validate!r}")
+        self._require_reset()
         errors = np.zeros(self.batch_size, np.int64)
         finished = E.random_play(
             self.state_array, self.config_array, steps, self.episode_seeds, agent_rng, validate, errors
@@ -314,6 +373,7 @@ class GameBatch:
 
     def check(self, g: int) -> None:
         """Raise AssertionError if game g breaks an invariant (every card in exactly one place, ...)."""
+        g = V.index(g, self.batch_size)
         code = E.check_one(self.state_array, self.config_array, g)
         if code != E.OK:
             self._raise_invariant(g, code)
@@ -326,7 +386,7 @@ class GameBatch:
         was. Rules and config are shared; they never change."""
         other = copy.copy(self)
         other.state = self.state.copy()
-        other.state_array = other.state.view(np.ndarray)
+        other._bind_views()
         other.masks, other.status = self.masks.copy(), self.status.copy()
         other.episode_seeds = self.episode_seeds.copy()
         return other
@@ -336,10 +396,9 @@ class GameBatch:
         not know, its own forehead cards), for search over the deals that seat cannot tell apart; the seat's
         observation stays the same. See `engine.resample_hidden`. A ValueError says why it cannot (the
         episode is over, or a Wild Draw Four awaits its challenge) and leaves the game as it was."""
-        if not 0 <= g < self.batch_size:
-            raise ValueError(f"game must be from 0 to {self.batch_size - 1}, got {g}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an int from 0 to 2**64 - 1, got {seed!r}")
+        g = V.index(g, self.batch_size)
+        seed = V.seed(seed)
+        self._require_reset(np.array([g]))
         code = E.resample_hidden(self.state_array, self.config_array, g, np.uint64(seed))
         if code != E.RESAMPLED:
             raise ValueError(f"cannot resample the hidden cards of game {g}: {RESAMPLE_MESSAGES[code]}")
@@ -347,7 +406,7 @@ class GameBatch:
     def describe(self, g: int) -> dict[str, Any]:
         """Game g as plain Python values; equal games give equal descriptions. `rounds` counts the finished
         rounds of the episode; `round_winner` (-1 before the first) and `round_points` describe the last."""
-        st = self.state[g]
+        st = self.state[V.index(g, self.batch_size)]
         n = self.num_players
         hands = [[self.codes[k] for k in range(C.NUM_KINDS) for _ in range(int(st.hand[p, k]))] for p in range(n)]
         foreheads: list[list[str]] = [[] for _ in range(n)]
@@ -392,20 +451,24 @@ class Game:
     ):
         self.batch = GameBatch(rules, num_players, 1, episode=episode, max_steps=max_steps, **options)
         self.rules = self.batch.rules
-        self.num_players = num_players
+        self.num_players = self.batch.num_players
         self.action_names = self.batch.action_names
         self.reset(seed, deal)
 
     def reset(self, seed: int = 0, deal: dict | None = None) -> None:
+        """A new episode: a shuffled deal from `seed`, or the dealt scenario `deal` (a refused one changes nothing)."""
         self.batch.reset_game(0, seed, deal)
 
     def action_id(self, action: str | int) -> int:
-        """The id of an action given by name or id; a ValueError says what is allowed."""
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-            if not 0 <= action < A.NUM_ACTIONS:
-                raise ValueError(f"action id must be from 0 to {A.NUM_ACTIONS - 1}, got {action}")
-            return int(action)
-        return A.action_id(action, self.rules.colors)
+        """The id of an action given by name or id; a ValueError (or WrongTypeError) says what is allowed."""
+        if isinstance(action, str):
+            return A.action_id(action, self.rules.colors)
+        if V.integral(action) is None:
+            raise V.WrongTypeError(
+                f"action must be an action name such as 'play {self.batch.codes[5]}' or an action id from 0 to "
+                f"{A.NUM_ACTIONS - 1}, got {action!r} ({type(action).__name__})"
+            )
+        return V.action_id(action)
 
     def step(self, action: str | int) -> None:
         """Apply one action (name or id); an illegal one raises IllegalActionError and changes nothing."""
@@ -459,4 +522,4 @@ class Game:
         return [int(p) for p in np.flatnonzero(self.batch.winners[0])]
 
     def hand(self, seat: int) -> list[str]:
-        return self.describe()["hands"][seat]
+        return self.describe()["hands"][V.index(seat, self.num_players, "seat")]

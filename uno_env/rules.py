@@ -235,6 +235,12 @@ class _RuleSetBase:
         """Every option's value, by name."""
         return {name: getattr(self, name) for name in OPTION_NAMES}
 
+    def check_playable(self, num_players: int) -> None:
+        """Refuse this rule set for a game of `num_players` unless it still passes every check of a new rule set
+        (whatever was done to it since it was made) and its deck deals for that many players."""
+        self.__post_init__()
+        self.check_players(num_players)
+
     def check_players(self, num_players: int) -> None:
         """Refuse a player count this rule set cannot deal for."""
         if (

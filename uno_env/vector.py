@@ -12,7 +12,10 @@ obs, masks, rewards, terminated, truncated, info = venv.step(actions)
 **Seats.** `learner_seats` are played by the caller ("all" for self-play); every other seat is played by
 `opponents`: one agent for all of them, or a dict seat -> agent (agents follow the protocol of
 `uno_env.agents.base.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
-in `venv.seats`), then lets the opponents play, batched, until every game waits on a learner seat again.
+in `venv.seats`), then lets the opponents play, batched, until every game waits on a learner seat again. A step
+is all or nothing: the learners' actions are checked before any is applied, each opponent's before it is
+applied, and an opponent's refused action (or an exception from it) undoes the step: every game, seed, reward
+and result is left as it was before it.
 
 **Rewards** are per seat: `rewards[g, s]` is what seat s earned in game g during this step (see
 `uno_env.rewards`). Crediting it to seat s's latest decision in that game gives every decision the reward
@@ -29,6 +32,7 @@ and `info["episode"]` its statistics (`winner`: the winning seat or -1, `points`
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -38,6 +42,7 @@ from . import actions as A
 from . import engine as E
 from . import observation as O
 from . import rewards as R
+from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
 
 ENDED_TERMINATED, ENDED_TRUNCATED = 1, 2
@@ -145,6 +150,38 @@ def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
     kernel(s, cfg, games, level, off, obs, masks, seats)
 
 
+def changing_byte_ranges(num_players: int, deck_size: int, gap: int = 64) -> list[tuple[int, int]]:
+    """The byte ranges of a game's state record (`engine.STATE_DTYPE`) that a step can change: all of it but the
+    pile entries at or past the deck size and the per-seat rows of the seats past `num_players` (no card is ever
+    past the deck's size in a pile; the rows of absent seats keep what the game's first reset put there).
+    Ranges less than `gap` bytes apart are merged: a few more bytes copied in fewer runs."""
+    dtype = E.STATE_DTYPE
+    ranges = []
+    for name in dtype.names:
+        field, offset = dtype.fields[name][:2]
+        shape, strides = field.shape, np.empty(field.shape, field.base).strides
+        keep = [
+            deck_size if (axis == 0 and size == E.MAX_DECK) else num_players if (axis < 2 and size == E.MAX_PLAYERS)
+            else size
+            for axis, size in enumerate(shape)
+        ]  # fmt: skip
+        trimmed = [axis for axis in range(len(shape)) if keep[axis] != shape[axis]]
+        if not trimmed:
+            ranges.append((offset, offset + field.itemsize))
+            continue
+        last = trimmed[-1]  # below it every row is kept whole: one run per index of the axes above it
+        for index in np.ndindex(*keep[:last]):
+            start = offset + sum(i * stride for i, stride in zip(index, strides, strict=False))
+            ranges.append((start, start + keep[last] * strides[last]))
+    merged: list[list[int]] = []
+    for start, stop in sorted(ranges):
+        if merged and start - merged[-1][1] <= gap:
+            merged[-1][1] = max(merged[-1][1], stop)
+        else:
+            merged.append([start, stop])
+    return [(start, stop) for start, stop in merged]
+
+
 @njit(cache=True)
 def reset_all(s, cfg, seeds):
     c = cfg[0]
@@ -169,10 +206,11 @@ class UnoVectorEnv:
         max_steps: int = DEFAULT_MAX_STEPS,
         **rule_options: Any,
     ):
+        num_envs = V.positive_int(num_envs, "num_envs")
         self.game = GameBatch(variant, num_players, num_envs, episode=episode, max_steps=max_steps, **rule_options)
         self.rules = self.game.rules
         self.num_envs = num_envs
-        self.num_players = num_players
+        self.num_players = num_players = self.game.num_players
         self.spec = O.ObservationSpec(observation, num_players)
         self.observation_level = observation
         self.observation_layout = self.spec.layout
@@ -185,7 +223,6 @@ class UnoVectorEnv:
         self.action_names = self.game.action_names
 
         b, n = num_envs, num_players
-        self._s, self._cfg = self.game.state_array, self.game.config_array
         self._all = np.arange(b, dtype=np.int64)
         self.obs = np.zeros((b, self.observation_size), np.int8)
         self.masks = np.zeros((b, A.NUM_ACTIONS), np.int8)
@@ -193,15 +230,37 @@ class UnoVectorEnv:
         self.seats = np.zeros(b, np.int64)
         self.rewards = np.zeros((b, n), np.float64)
         self.results = np.zeros(b, RESULT_DTYPE).view(np.recarray)  # episodes that ended in the last step
-        self._results_array = self.results.view(np.ndarray)  # for the kernels
-        self._ended = self.results.ended  # a view of the field
+        self._bind_views()
         self._final_obs = np.zeros((b, self.observation_size), np.int8)
+        self._final_obs_work = np.zeros((b, self.observation_size), np.int8)  # kept once the step goes through
         self._flags = np.zeros(b, np.int8)
         self.seeds = np.zeros(b, np.uint64)  # each game's current episode seed
         self._observe_specs: dict[str, O.ObservationSpec] = {}  # levels read by observe(), built once each
         self._observe_masks = np.zeros((b, A.NUM_ACTIONS), np.int8)  # observe()'s scratch: masks and seats
         self._observe_seats = np.zeros(b, np.int64)
+        self._saved: list[np.ndarray] = []  # seeds, rewards, results saved by _all_or_nothing
+        self._step_saves: list | None = None  # (byte columns, saved bytes) of the records, made at the first step
+        self._ready = False  # reset() has run
         self.set_opponents(opponents)
+
+    def _bind_views(self) -> None:
+        """(Re)make the views of the game's state and of `results` (after unpickling: they share their memory)."""
+        self._s, self._cfg = self.game.state_array, self.game.config_array
+        self._results_array = self.results.view(np.ndarray)  # for the kernels
+        self._ended = self.results.ended  # a view of the field
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and deep copies keep each array once (views are made again) and no scratch space: a copy goes
+        on exactly as the original (the opponents are copied with it, their generators included)."""
+        state = self.__dict__.copy()
+        for view in ("_s", "_cfg", "_results_array", "_ended"):
+            del state[view]
+        state["_saved"], state["_step_saves"] = [], None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_views()
 
     def set_opponents(self, opponents) -> None:
         """Seat other opponents (an agent, or a dict seat -> agent) from the next decision on; games go on."""
@@ -250,41 +309,89 @@ class UnoVectorEnv:
 
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """New episodes in every game (game g from seed + g); returns the learners' observations and masks."""
+        """New episodes in every game (game g from seed + g, modulo 2**64); returns the learners' observations and
+        masks. A refused seed, or an opponent's refused action, changes nothing."""
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % 2**62)
-        self.seeds[:] = np.uint64(seed) + np.arange(self.num_envs, dtype=np.uint64)
-        reset_all(self._s, self._cfg, self.seeds)
-        self.rewards[:] = 0.0
-        self._ended[:] = 0
-        self._play_opponents()
+        seeds = V.seeds(seed, self.num_envs, "seed")
+        with self._all_or_nothing(whole_records=True):
+            self.seeds[:] = seeds
+            reset_all(self._s, self._cfg, self.seeds)
+            self.rewards[:] = 0.0
+            self._ended[:] = 0
+            self._play_opponents()
+        self._commit_final_obs()
         self._observe_learners()
+        self._ready = True
         return self.obs, self.masks
 
     def step(self, actions: np.ndarray):
         """One action per game for its learner seat; returns obs, masks, rewards (B, N), terminated,
-        truncated, info. An illegal action raises IllegalActionError and changes nothing."""
-        actions = np.asarray(actions, dtype=np.int64)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
-        rows = np.arange(self.num_envs)
-        in_range = actions.min() >= 0 and actions.max() < A.NUM_ACTIONS
-        if not in_range or not self._legal[rows, actions].all():
+        truncated, info. An illegal action (the learners' or an opponent's) raises IllegalActionError and changes
+        nothing: the learners' actions are checked before any is applied, each opponent's before it is applied,
+        and a step refused after the learners' actions were applied is undone."""
+        if not self._ready:
+            raise V.NotResetError("UnoVectorEnv.step() before reset(): call reset() first")
+        actions = V.action_batch(actions, self.num_envs, who="learner")
+        if not self._legal[self._all, actions].all():
             self._check_legal(self._all, actions, "learner")  # names the first illegal action
-        self.rewards[:] = 0.0
-        self._ended[:] = 0
-        final_seats = self.seats.copy()
-        self._settle(self._all, actions, final_seats)
-        self._play_opponents(final_seats)
+        with self._all_or_nothing():
+            self.rewards[:] = 0.0
+            self._ended[:] = 0
+            final_seats = self.seats.copy()
+            self._settle(self._all, actions, final_seats)
+            self._play_opponents(final_seats)
+        self._commit_final_obs()
         self._observe_learners()
         terminated = self._ended == ENDED_TERMINATED
         truncated = self._ended == ENDED_TRUNCATED
         return self.obs, self.masks, self.rewards, terminated, truncated, self._info()
 
+    @contextmanager
+    def _all_or_nothing(self, whole_records: bool = False):
+        """Run the body; if it raises, put back every game, seed, reward and result as they were before it.
+
+        Once the learners' actions are applied only the opponents (agents: any code) can fail, so without
+        opponents nothing is saved. With them a step saves the bytes of each game's record that a step can change
+        (`changing_byte_ranges`: about 1 KB of the 8 KB record for 2 players, under a millisecond for 4096
+        games); a reset, rare, saves the whole records."""
+        if not self.opponents:
+            yield
+            return
+        records = self._s.view(np.uint8).reshape(self.num_envs, -1)
+        if whole_records:
+            parts = [(slice(None), records.copy())]
+        else:
+            if self._step_saves is None:
+                ranges = changing_byte_ranges(self.num_players, self.rules.deck_size)
+                self._step_saves = [(slice(a, b), np.empty((self.num_envs, b - a), np.uint8)) for a, b in ranges]
+            parts = self._step_saves
+            for columns, saved in parts:
+                np.copyto(saved, records[:, columns])
+        others = [self.seeds, self.rewards, self._results_array.view(np.uint8)]
+        if not self._saved:
+            self._saved = [np.empty_like(array) for array in others]
+        for saved, array in zip(self._saved, others, strict=True):
+            np.copyto(saved, array)
+        try:
+            yield
+        except BaseException:
+            for columns, saved in parts:
+                records[:, columns] = saved
+            for saved, array in zip(self._saved, others, strict=True):
+                np.copyto(array, saved)
+            raise
+
+    def _commit_final_obs(self) -> None:
+        """The final observations of the games that ended in this step, now that it went through."""
+        ended = self._ended > 0
+        if ended.any():
+            self._final_obs[ended] = self._final_obs_work[ended]
+
     def _settle(self, games, actions, final_seats) -> None:
         settle(
             self._s, self._cfg, games, actions, self._reward_kind, self.rewards, self._results_array, self.seeds,
-            self._final_obs, final_seats, self.spec,
+            self._final_obs_work, final_seats, self.spec,
         )  # fmt: skip
 
     def _check_legal(self, games, actions, who) -> None:
@@ -316,8 +423,9 @@ class UnoVectorEnv:
                 masks = np.empty((games.size, A.NUM_ACTIONS), np.int8)
                 seats = np.empty(games.size, np.int64)
                 observe_deciders(self._s, self._cfg, games, spec.index, spec.offsets, obs, masks, seats)
-                actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
-                self._check_legal(games, actions, f"opponent at seat {seat} ({type(agent).__name__})")
+                who = f"opponent at seat {seat} ({type(agent).__name__})"
+                actions = V.action_batch(agent.act(obs, masks), games.size, who=who, games=games)
+                self._check_legal(games, actions, who)  # before any of them is applied
                 self._settle(games, actions, final_seats)
 
     def _observe_learners(self) -> None:
@@ -359,4 +467,5 @@ class UnoVectorEnv:
         return self.spec.unflatten(observations)
 
     def describe(self, g: int) -> dict[str, Any]:
+        """The engine's description of game g (every card shown: for tests and debugging)."""
         return self.game.describe(g)

@@ -30,6 +30,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from . import actions as A
+from . import validate as V
+from .validate import IllegalActionError
 from .vector import UnoVectorEnv
 
 
@@ -57,6 +59,8 @@ class UnoSB3VecEnv(VecEnv):
         seed: int | None = None,
         **env_options: Any,
     ):
+        if seed is not None:
+            seed = V.seed(seed)
         self.venv = UnoVectorEnv(
             variant,
             num_players,
@@ -76,14 +80,19 @@ class UnoSB3VecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else self._next_seed
-        self._reset_seeds()
+        if seed is not None:
+            seed = V.seed(seed)  # before anything changes: a refused seed (from `seed()`) leaves it all as it was
         obs, _ = self.venv.reset(seed=seed)
+        self._reset_seeds()
         self._episode_return[:] = 0.0
         self._episode_length[:] = 0
         return obs.copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        """One action id per game (shape (num_envs,), or (num_envs, 1)); checked here, applied by step_wait."""
+        if isinstance(actions, np.ndarray) and actions.shape == (self.num_envs, 1):
+            actions = actions[:, 0]
+        self._actions = V.action_batch(actions, self.num_envs, who="learner")
 
     def step_wait(self):
         obs, _, rewards, terminated, truncated, info = self.venv.step(self._actions)
@@ -168,15 +177,39 @@ class UnoSingleAgentEnv(gymnasium.Env):
         self.observation_space, self.action_space = _spaces(self.venv)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
-        if self._default_opponent and seed is not None:
-            for agent in self.venv.opponents.values():
-                agent.rng = np.random.default_rng(seed)
-        obs, masks = self.venv.reset(seed=int(self.np_random.integers(2**62)))
+        """A new episode (from `seed`, or the env's generator); a refused seed changes nothing."""
+        if seed is not None:
+            seed = V.seed(seed)
+        generator, generator_seed = getattr(self, "_np_random", None), getattr(self, "_np_random_seed", None)
+        saved = generator.bit_generator.state if generator is not None else None
+        opponent_rngs = {seat: getattr(agent, "rng", None) for seat, agent in self.venv.opponents.items()}
+        try:
+            super().reset(seed=seed)
+            if self._default_opponent and seed is not None:
+                for agent in self.venv.opponents.values():
+                    agent.rng = np.random.default_rng(seed)
+            obs, masks = self.venv.reset(seed=int(self.np_random.integers(2**62)))
+        except BaseException:  # an opponent refused in the deal's first turns: everything as it was
+            self._np_random, self._np_random_seed = generator, generator_seed
+            if generator is not None:
+                generator.bit_generator.state = saved
+            for seat, rng in opponent_rngs.items():
+                if rng is not None:
+                    self.venv.opponents[seat].rng = rng
+            raise
         return obs[0].copy(), {"action_mask": masks[0].copy()}
 
     def step(self, action):
-        if self.illegal_action == "lose" and not (0 <= action < A.NUM_ACTIONS and self.venv.masks[0, action]):
+        """The learner's action (an id); see the class docstring for an illegal one. A float or string is refused
+        (WrongTypeError) in both modes, and so is a step before reset()."""
+        if not self.venv._ready:
+            raise V.NotResetError("UnoSingleAgentEnv.step() before reset(): call reset() first")
+        try:
+            action = V.action_id(action)
+            legal = bool(self.venv.masks[0, action])
+        except IllegalActionError:  # an int outside the action ids
+            legal = False
+        if self.illegal_action == "lose" and not legal:
             # As PettingZoo's TerminateIllegalWrapper: the episode ends, the learner gets -1, nothing is applied.
             return (
                 self.venv.obs[0].copy(),
