@@ -773,7 +773,7 @@ def test_env_refuses_step_before_reset():
         ({"no_such_rule": True}, ["no_such_rule", "stack_draw_two", "uno_call", "target_score"]),
         ({"observation": "omniscient"}, ["omniscient", "minimal", "knowledge", "seer"]),
         ({"reward": "score"}, ["score", "win", "points"]),
-        ({"render_mode": "rgb_array"}, ["rgb_array", "human", "ansi"]),
+        ({"render_mode": "rgb"}, ["rgb", "human", "ansi", "rgb_array"]),
         ({"num_players": 1}, ["num_players", "2", "10"]),
         ({"num_players": 11}, ["num_players", "2", "10"]),
         ({"episode": "season"}, ["season", "round", "match"]),

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import uno_env
 from uno_env.game import Game
 from uno_env.picture import CARD_RGB, HEIGHT, WIDTH, frames_of_actions, frames_of_random_game, picture, save_animation
 from uno_env.render import render_text, table_view
@@ -201,3 +202,23 @@ def test_render_save_animation_refuses_what_it_cannot_write(tmp_path):
             save_animation([frame], tmp_path / "game.mp4")
     else:
         assert save_animation([frame, frame], tmp_path / "game.mp4").stat().st_size > 0
+
+
+def test_render_rgb_array_of_the_aec_env_is_the_deciding_seats_picture_and_records_replay():
+    env = uno_env.env(variant="unocorns", num_players=3, render_mode="rgb_array")
+    env.reset(seed=3)
+    for _ in range(25):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    frame = env.render()
+    assert frame.shape == (640, 960, 3) and frame.dtype == np.uint8
+    raw = env.unwrapped
+    seat = raw._seat_of[raw.agent_selection]
+    assert np.array_equal(frame, picture(raw.game, seat))
+    record = raw.to_record()
+    game = Game.from_record(record)
+    assert game.describe() == raw.describe()
+    assert np.array_equal(game.picture(seat), frame)
+    assert Game.from_record(game.to_record()).describe() == game.describe()
+    again = uno_env.raw_env.from_record(record, render_mode="rgb_array")
+    assert np.array_equal(again.render(), frame)

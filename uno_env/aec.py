@@ -19,7 +19,8 @@ for agent in env.agent_iter():
 | Import | `uno_env.env(...)`, `uno_env.raw_env(...)`, `from uno_env import uno_v0` |
 
 Arguments: `variant` (a preset: classic, unocorns, monster_high, emoji, swap), `num_players`, `render_mode`
-(None, "ansi", "human"), `observation` ("minimal", "knowledge", "seer"), `episode` ("round" or "match"),
+(None, "ansi", "human", "rgb_array": a (640, 960, 3) uint8 picture of the table as the deciding seat sees it),
+`observation` ("minimal", "knowledge", "seer"), `episode` ("round" or "match"),
 `max_steps` (decisions before truncation), `reward` ("win" or "points"), and any rule option of
 `uno_env.rules` as a keyword (`stack_draw_two=True`, `uno_call="explicit"`, ...).
 
@@ -65,6 +66,7 @@ behaviour, a refactor or a faster engine keeps the version. v0: first release (u
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -79,6 +81,7 @@ from . import observation as O
 from . import rewards as R
 from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
+from .picture import picture
 from .render import render_text
 
 # A raw_env's attributes that are views of its game, made again when a copy is unpickled.
@@ -95,7 +98,12 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):
     """UNO as a PettingZoo AEC env: a view of the engine with a batch of one game."""
 
-    metadata = {"name": "uno_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False, "render_fps": 1}
+    metadata = {
+        "name": "uno_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -113,7 +121,7 @@ class raw_env(AECEnv, EzPickle):
         )
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}")
         self._reward_kind = R.reward_kind_index(reward)
         self._bind_game(GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options))
         num_players = self.num_players
@@ -192,6 +200,8 @@ class raw_env(AECEnv, EzPickle):
             game_seed = int(E.next_episode_seed(np.uint64(self._last_seed)))
         self.game.reset_game(0, game_seed, options.get("deal"))  # checks the deal before it changes anything
         self._last_seed = game_seed
+        self._record_seed, self._record_deal = game_seed, copy.deepcopy(options.get("deal"))
+        self._record_actions: list[int] = []  # every action applied since this reset, for `to_record`
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -216,6 +226,7 @@ class raw_env(AECEnv, EzPickle):
             return
         rounds_before = self._rounds_seen
         status = self.game.step_game(0, action)  # checks the action before it changes anything
+        self._record_actions.append(int(action))
         self._cumulative_rewards[agent] = 0.0
         if self._rewards_given:
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -263,11 +274,42 @@ class raw_env(AECEnv, EzPickle):
         """The engine's description of the game (all cards shown: for tests and debugging)."""
         return self.game.describe(0)
 
+    # ------------------------------------------------------------------ records
+    def to_record(self, *, agents: list[str] | None = None, details: list | None = None, meta=None) -> dict:
+        """The current episode as a game record (`uno_env.records`), which `raw_env.from_record` replays."""
+        from .records import make_record, result_of
+
+        if not hasattr(self, "_record_actions"):
+            raise V.NotResetError("raw_env.to_record() before reset(): call reset() first")
+        return make_record(
+            self.rules, self.num_players, self._record_actions, seed=self._record_seed, deal=self._record_deal,
+            episode=self.game.episode, max_steps=int(self._config[0]["max_steps"]), agents=agents,
+            details=details, result=result_of(self), meta=meta,
+        )  # fmt: skip
+
+    @classmethod
+    def from_record(cls, record: dict, **kwargs: Any) -> raw_env:
+        """A raw_env that played a record's game (checked first: every field, action and the result); `kwargs`
+        are render_mode, observation and reward."""
+        from .replay import replay
+
+        replay(record)
+        env = cls(record["variant"], record["num_players"], episode=record["episode"],
+                  max_steps=record["max_steps"], **kwargs, **record["options"])  # fmt: skip
+        env.reset(seed=record["seed"], options={"deal": record["deal"]} if record["deal"] is not None else None)
+        for action in record["actions"]:
+            env.step(action)
+        return env
+
     # ------------------------------------------------------------------ rendering
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table as the deciding seat sees it: text ("ansi", "human") or an (H, W, 3) uint8 picture
+        ("rgb_array")."""
         if self.render_mode is None:
             return None
         viewer = self._seat_of[self.agent_selection]
+        if self.render_mode == "rgb_array":
+            return picture(self.game, viewer)
         text = render_text(self.game, viewer, color=self.render_mode == "human")
         if self.render_mode == "ansi":
             return text

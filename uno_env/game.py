@@ -458,6 +458,10 @@ class Game:
     def reset(self, seed: int = 0, deal: dict | None = None) -> None:
         """A new episode: a shuffled deal from `seed`, or the dealt scenario `deal` (a refused one changes nothing)."""
         self.batch.reset_game(0, seed, deal)
+        # What a record of this episode needs (`to_record`): the seed, the deal and every action applied since.
+        self.seed, self.deal = int(seed), copy.deepcopy(deal)
+        self.actions_taken: list[int] = []
+        self._replayable = True
 
     def action_id(self, action: str | int) -> int:
         """The id of an action given by name or id; a ValueError (or WrongTypeError) says what is allowed."""
@@ -472,7 +476,9 @@ class Game:
 
     def step(self, action: str | int) -> None:
         """Apply one action (name or id); an illegal one raises IllegalActionError and changes nothing."""
-        self.batch.step_game(0, self.action_id(action))
+        action = self.action_id(action)
+        self.batch.step_game(0, action)
+        self.actions_taken.append(action)
 
     def legal_action_ids(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self.batch.legal_masks()[0])]
@@ -487,15 +493,50 @@ class Game:
         """An independent copy of this game (for search: try actions on the copy)."""
         other = copy.copy(self)
         other.batch = self.batch.copy()
+        other.actions_taken = list(self.actions_taken)
         return other
 
     def resample_hidden(self, seed: int) -> None:
         """Redeal every card the deciding seat cannot see (see `GameBatch.resample_hidden`): on a copy, a
         world that seat cannot tell from this one, e.g. ``world = game.copy(); world.resample_hidden(7)``."""
         self.batch.resample_hidden(0, seed)
+        self._replayable = False  # the hidden cards no longer follow from the seed and the actions
 
     def check(self) -> None:
         self.batch.check(0)
+
+    def to_record(self, *, agents: list[str] | None = None, details: list | None = None, meta=None) -> dict:
+        """This episode as a game record (`uno_env.records`: versioned JSON) that `Game.from_record` replays exactly.
+        `agents`: a name per seat; `details`: a dict per decision (e.g. a policy's probabilities)."""
+        from .records import make_record, result_of
+
+        if not self._replayable:
+            raise ValueError("this game's hidden cards were redealt (resample_hidden): no record replays it")
+        return make_record(
+            self.rules, self.num_players, self.actions_taken, seed=self.seed, deal=self.deal,
+            episode=self.batch.episode, max_steps=int(self.batch.config["max_steps"][0]),
+            agents=agents, details=details, result=result_of(self), meta=meta,
+        )  # fmt: skip
+
+    @classmethod
+    def from_record(cls, record: dict) -> Game:
+        """The game a record describes, replayed to its end (every field, action and the result checked)."""
+        from .records import RecordError, game_settings, play_record
+
+        settings = game_settings(record)
+        try:
+            game = cls(**settings)
+        except ValueError as error:
+            raise RecordError(f"the record's game cannot be dealt: {error}") from None
+        for _ in play_record(game, record):
+            pass
+        return game
+
+    def picture(self, viewer: int | None = None) -> np.ndarray:
+        """The table as seat `viewer` sees it (None: a spectator who sees every card), (640, 960, 3) uint8 RGB."""
+        from .picture import picture
+
+        return picture(self.batch, viewer)
 
     @property
     def phase(self) -> str:
