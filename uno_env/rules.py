@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from . import actions as A
 from . import cards as C
 
 # The limits of the engine's fixed-size state; defined here once (the engine sizes its arrays by them).
@@ -230,6 +231,23 @@ class _RuleSetBase:
 
     def card_points_by_code(self) -> dict[str, int]:
         return dict(zip(self.codes, self.card_points, strict=True))
+
+    def decision_phases(self) -> tuple[str, ...]:
+        """The phases in which a game of these rules can ask for a decision (every phase but `over`): `play` and
+        `drawn` always, the others when the deck holds the cards, or the options allow the decisions, that lead
+        to them."""
+        n = self.card_counts
+        phases = {"play", "drawn"}
+        if any(n[k] for k in (C.WILD, C.WILD_DRAW_FOUR, C.NARWHAL, C.URRRHHH, C.CUSTOMIZABLE, C.SWAP)):
+            phases.add("color")
+        if n[C.WILD_DRAW_FOUR] and self.challenge_wild_draw_four:
+            phases.add("challenge")
+        for kind, phase in ((C.NARWHAL, "guess"), (C.URRRHHH, "give"), (C.SWAP, "swap"), (C.EMOJI, "emoji")):
+            if n[kind]:
+                phases.add(phase)
+        if self.uno_call == "explicit":
+            phases.add("uno")
+        return tuple(p for p in A.PHASE_NAMES if p in phases)
 
     def options(self) -> dict[str, Any]:
         """Every option's value, by name."""

@@ -191,20 +191,8 @@ def discard_pile(face) -> list[str]:
 
 
 def decision_phases(rules: RuleSet) -> tuple[str, ...]:
-    """The phases in which a game of `rules` asks for a decision (every phase but `over`): `play` and `drawn`
-    always, the others when the deck holds the cards (or the options allow the decisions) that lead to them."""
-    n = rules.card_counts
-    phases = {"play", "drawn"}
-    if any(n[k] for k in (C.WILD, C.WILD_DRAW_FOUR, C.NARWHAL, C.URRRHHH, C.CUSTOMIZABLE, C.SWAP)):
-        phases.add("color")
-    if n[C.WILD_DRAW_FOUR] and rules.challenge_wild_draw_four:
-        phases.add("challenge")
-    for kind, phase in ((C.NARWHAL, "guess"), (C.URRRHHH, "give"), (C.SWAP, "swap"), (C.EMOJI, "emoji")):
-        if n[kind]:
-            phases.add(phase)
-    if rules.uno_call == "explicit":
-        phases.add("uno")
-    return tuple(p for p in A.PHASE_NAMES if p in phases)
+    """The phases in which a game of `rules` asks for a decision (`RuleSet.decision_phases`)."""
+    return rules.decision_phases()
 
 
 def _is_factory(agent) -> bool:
