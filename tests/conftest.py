@@ -5,3 +5,45 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 # uno_env sets OMP_WAIT_POLICY=PASSIVE on import; that only takes effect if it comes before torch.
 import uno_env  # noqa: E402, F401
+
+# isort: split
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+def scripted_input(*entries, then=None):
+    """An input function for uno-play: `entries` one by one, then `then` forever (or end of input)."""
+    queue = list(entries)
+
+    def read():
+        if queue:
+            return queue.pop(0)
+        if then is None:
+            raise EOFError
+        return then
+
+    return read
+
+
+@pytest.fixture(scope="session")
+def rllib_checkpoint(tmp_path_factory):
+    """A checkpoint as `RLlibAgent` reads it: an untrained RLModule of the class uno-train-rllib trains, with its
+    `uno_env.json` (tests/test_rllib.py trains a real one); for tests of the agent's code, not its weights."""
+    import gymnasium as gym
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    from uno_env import observation as O
+    from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation_space
+
+    size = O.ObservationSpec("minimal", 2).size
+    model = {"fcnet_hiddens": [16], "head_fcnet_hiddens": [], "vf_share_layers": False}
+    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=rllib_observation_space(size),
+                        action_space=gym.spaces.Discrete(77), model_config=model)  # fmt: skip
+    checkpoint = tmp_path_factory.mktemp("rllib")
+    spec.build().save_to_path(str(checkpoint / "module"))
+    metadata = {"variant": "classic", "num_players": 2, "observation": "minimal", "observation_size": size,
+                "module_path": "module"}  # fmt: skip
+    (checkpoint / METADATA_FILE).write_text(json.dumps(metadata))
+    return checkpoint

@@ -37,8 +37,6 @@ BY_PROG = {command.prog: command for command in COMMANDS}
 
 
 def module_of(command: Command):
-    if command.prog == "uno-train-rllib":
-        pytest.importorskip("ray")
     return importlib.import_module(command.module)
 
 

@@ -3,7 +3,6 @@ under `check_faces`, and agents or faces broken on purpose fail, so the checks a
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import zlib
@@ -61,28 +60,6 @@ def test_an_sb3_agent_conforms(tmp_path):
     model.save(tmp_path / "model.zip")
     loaded = MaskablePPO.load(tmp_path / "model.zip", device="cpu")
     check_agent(SB3Agent(loaded, observation="knowledge", num_players=2), "classic", 2, **SMALL)
-
-
-@pytest.fixture(scope="module")
-def rllib_checkpoint(tmp_path_factory):
-    """A checkpoint as `RLlibAgent` reads it: an RLModule of the class train/rllib_ppo.py trains, untrained, with its
-    `uno_env.json`. Conformance is about the agent's code, not its weights; test_rllib.py trains a real one."""
-    import gymnasium as gym
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-
-    from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation_space
-
-    size = O.ObservationSpec("minimal", 2).size
-    model = {"fcnet_hiddens": [32, 32], "head_fcnet_hiddens": [], "vf_share_layers": False}
-    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=rllib_observation_space(size),
-                        action_space=gym.spaces.Discrete(77), model_config=model)  # fmt: skip
-    checkpoint = tmp_path_factory.mktemp("rllib")
-    spec.build().save_to_path(str(checkpoint / "module"))
-    metadata = {"variant": "classic", "num_players": 2, "observation": "minimal", "observation_size": size,
-                "module_path": "module"}  # fmt: skip
-    (checkpoint / METADATA_FILE).write_text(json.dumps(metadata))
-    return checkpoint
 
 
 def test_an_rllib_agent_conforms(rllib_checkpoint):

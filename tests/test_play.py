@@ -5,25 +5,12 @@ import re
 
 import numpy as np
 import pytest
+from conftest import scripted_input
 from rich.console import Console
 
 from uno_env import Game
 from uno_env.agents import GreedyAgent, NaiveAgent
 from uno_env.agents.play import TerminalGame, main
-
-
-def lines(*entries, then=None):
-    """An input function giving `entries`, then `then` forever (or end of input)."""
-    queue = list(entries)
-
-    def read():
-        if queue:
-            return queue.pop(0)
-        if then is None:
-            raise EOFError
-        return then
-
-    return read
 
 
 def plain_console():
@@ -50,7 +37,7 @@ def test_a_scripted_game_runs_to_its_end_and_prints_the_engines_scores():
     game = Game("classic", 3, seed=4)
     console = plain_console()
     opponents = {1: ("greedy", GreedyAgent(1)), 2: ("naive", NaiveAgent(2))}
-    code = TerminalGame(game, 0, opponents, console, lines(then="1")).run()
+    code = TerminalGame(game, 0, opponents, console, scripted_input(then="1")).run()
     text = output(console)
     assert code == 0 and game.done and not game.truncated
     assert "Traceback" not in text and "Bye" not in text and "\x1b[" not in text
@@ -65,7 +52,7 @@ def test_a_scripted_game_runs_to_its_end_and_prints_the_engines_scores():
 def test_a_match_announces_every_round_and_the_final_scores():
     console = plain_console()
     code = main(["--episode", "match", "--option", "target_score=120", "--seed", "3", "--opponents", "naive"],
-                input_fn=lines(then="1"), console=console)  # fmt: skip
+                input_fn=scripted_input(then="1"), console=console)  # fmt: skip
     text = output(console)
     assert code == 0
     assert "Round 1:" in text and "Round 2:" in text
@@ -80,7 +67,7 @@ def test_bad_entries_ask_again_until_a_legal_choice():
     game = Game("classic", 2, deal=deal)
     console = plain_console()
     entries = ["", "7", "0", "purple", "play B7", "B7", "?", "r5", "q"]
-    code = TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, lines(*entries)).run()
+    code = TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, scripted_input(*entries)).run()
     text = output(console)
     assert code == 0 and text.rstrip().endswith("Bye.")
     assert "Type a number from 1 to 2" in text
@@ -95,14 +82,14 @@ def test_bad_entries_ask_again_until_a_legal_choice():
 def test_a_game_cut_off_by_its_step_limit_says_so():
     game = Game("classic", 2, seed=1, max_steps=6)
     console = plain_console()
-    assert TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, lines(then="1")).run() == 0
+    assert TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, scripted_input(then="1")).run() == 0
     assert game.truncated and "The game was cut off: it reached its step limit." in output(console)
 
 
 def test_penalty_scoring_adds_each_players_points_to_its_tally():
     console = plain_console()
     argv = ["--episode", "match", "--option", "scoring=penalty", "--option", "target_score=200", "--seed", "5"]
-    assert main(argv, input_fn=lines(then="1"), console=console) == 0
+    assert main(argv, input_fn=scripted_input(then="1"), console=console) == 0
     text = output(console)
     rounds = len(re.findall(r"^Round \d+:", text, flags=re.M))
     assert rounds >= 2 and text.count("Points left in the hands, added to each tally") == rounds
@@ -126,7 +113,7 @@ def test_opponents_moves_are_narrated_without_naming_a_drawn_card():
     deal = {"dealer": 1, "hands": [["R5", "R6", "B7"], ["G2", "R9"]], "top": "R1", "deck": ["Y4"]}
     game = Game("classic", 2, deal=deal)
     console = plain_console()
-    TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, lines("play R5", "play R6", "q")).run()
+    TerminalGame(game, 0, {1: ("greedy", GreedyAgent(0))}, console, scripted_input("play R5", "play R6", "q")).run()
     text = output(console)
     order = ["You play R5", "Player 1 (greedy) plays R9", "You play R6", "Player 1 (greedy) draws a card"]
     positions = [text.index(line) for line in order]
@@ -143,7 +130,7 @@ def test_own_forehead_card_is_never_shown_while_on_the_forehead():
     game = Game("unocorns", 3, deal=deal, card_counts={"Y9": 1})
     console = plain_console()
     opponents = {1: ("greedy", GreedyAgent(1)), 2: ("greedy", GreedyAgent(2))}
-    TerminalGame(game, 0, opponents, console, lines(then="1")).run()
+    TerminalGame(game, 0, opponents, console, scripted_input(then="1")).run()
     text = output(console)
     assert "Guess the colour of your forehead card" in text and "guess pink" in text
     assert re.search(r"You \(player 0\)\s+\d+\s+\?\?", text)  # shown as ??
@@ -157,7 +144,7 @@ def test_cards_are_coloured_on_a_terminal_and_plain_otherwise():
     colored = Console(file=io.StringIO(), width=200, force_terminal=True, color_system="standard")
     plain = plain_console()
     for console in (colored, plain):
-        main(["--seed", "2"], input_fn=lines("q"), console=console)
+        main(["--seed", "2"], input_fn=scripted_input("q"), console=console)
     assert "\x1b[" in output(colored) and "\x1b[" not in output(plain)
     assert re.sub(r"\x1b\[[0-9;]*m", "", output(colored)).split() == output(plain).split()
 
@@ -181,7 +168,7 @@ class RecordingAgent:
 def test_agents_get_their_own_observation_and_an_illegal_choice_is_reported():
     agent = RecordingAgent()
     game = Game("swap", 3, seed=5)
-    TerminalGame(game, 1, {0: ("rec", agent), 2: ("naive", NaiveAgent(0))}, plain_console(), lines("q")).run()
+    TerminalGame(game, 1, {0: ("rec", agent), 2: ("naive", NaiveAgent(0))}, plain_console(), scripted_input("q")).run()
     assert agent.bound == ("knowledge", 3, "swap")
     from uno_env.observation import observation_size
 
@@ -190,7 +177,7 @@ def test_agents_get_their_own_observation_and_an_illegal_choice_is_reported():
 
     console = plain_console()
     game = Game("classic", 2, deal={"dealer": 0, "hands": [["R5"], ["G2"]], "top": "G1"})
-    assert TerminalGame(game, 0, {1: ("bad", RecordingAgent(illegal=76))}, console, lines()).run() == 1
+    assert TerminalGame(game, 0, {1: ("bad", RecordingAgent(illegal=76))}, console, scripted_input()).run() == 1
     assert "Player 1 (bad) chose an illegal action" in output(console) and "'uno'" in output(console)
 
 
@@ -209,6 +196,6 @@ def test_agents_get_their_own_observation_and_an_illegal_choice_is_reported():
 )
 def test_bad_arguments_exit_with_code_2_and_say_what_exists(argv, says, capsys):
     with pytest.raises(SystemExit) as stop:
-        main(argv, input_fn=lines(), console=plain_console())
+        main(argv, input_fn=scripted_input(), console=plain_console())
     assert stop.value.code == 2
     assert says in capsys.readouterr().err

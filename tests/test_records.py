@@ -16,6 +16,7 @@ import shutil
 import subprocess
 
 import pytest
+from conftest import scripted_input
 from rich.console import Console
 
 from uno_env import PRESETS, Game, make_rules
@@ -317,25 +318,12 @@ def test_uno_arena_save_games_flag(tmp_path, capsys):
     assert exit_info.value.code == 2
 
 
-def inputs(*entries, then=None):
-    queue = list(entries)
-
-    def read():
-        if queue:
-            return queue.pop(0)
-        if then is None:
-            raise EOFError
-        return then
-
-    return read
-
-
 def test_uno_play_save_writes_a_replayable_record(tmp_path):
     console = Console(file=io.StringIO(), width=200)
     path = tmp_path / "mine.json"
     argv = ["--variant", "unocorns", "--players", "3", "--seat", "1", "--opponents", "greedy", "counter", "--seed", "6",
             "--option", "uno_call=explicit", "--save", str(path)]  # fmt: skip
-    assert play_main(argv, input_fn=inputs(then="1"), console=console) == 0
+    assert play_main(argv, input_fn=scripted_input(then="1"), console=console) == 0
     assert f"The game is saved in {path}" in console.file.getvalue()
     record = load_record(path)
     assert record["agents"] == ["greedy", "human", "counter"] and record["seed"] == 6
@@ -343,7 +331,7 @@ def test_uno_play_save_writes_a_replayable_record(tmp_path):
     assert replay(record).describe()["winners"] == record["result"]["winners"]
 
     quit_path = tmp_path / "quit.json"  # quitting saves the game so far
-    play_main(["--seed", "1", "--save", str(quit_path)], input_fn=inputs("1", "1", "q"), console=console)
+    play_main(["--seed", "1", "--save", str(quit_path)], input_fn=scripted_input("1", "1", "q"), console=console)
     partial = load_record(quit_path)
     assert partial["result"]["done"] is False and len(partial["actions"]) >= 2
     replay(partial)
@@ -351,7 +339,7 @@ def test_uno_play_save_writes_a_replayable_record(tmp_path):
 
 def test_uno_play_save_into_a_missing_folder_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        play_main(["--save", str(tmp_path / "nowhere" / "game.json")], input_fn=inputs("q"))
+        play_main(["--save", str(tmp_path / "nowhere" / "game.json")], input_fn=scripted_input("q"))
     assert exit_info.value.code == 2
     assert "--save must be a file in an existing folder" in capsys.readouterr().err
 
@@ -426,7 +414,6 @@ def test_the_replay_page_is_self_contained_and_shows_in_a_notebook(narwhal_recor
         replay_data(narwhal_record, viewers=[3])
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to parse the JavaScript")
 def test_the_viewer_script_parses():
     run = subprocess.run(["node", "--check", "-"], input=static_asset("table.js"), capture_output=True, text=True,
                          timeout=60)  # fmt: skip

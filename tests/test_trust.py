@@ -23,7 +23,6 @@ import pytest
 import torch
 from rich.console import Console
 
-from uno_env import observation as O
 from uno_env.agents import arena, play
 from uno_env.agents.policy import PolicyAgent, PolicyNetwork, load_policy_file
 from uno_env.agents.registry import make_agent
@@ -233,29 +232,6 @@ def test_the_commands_load_sb3_models_only_with_trust(sb3_model, tmp_path, capsy
     assert not (tmp_path / "sb3").exists()
 
 
-@pytest.fixture(scope="module")
-def rllib_checkpoint(tmp_path_factory) -> Path:
-    """A checkpoint as RLlibAgent reads it: an untrained RLModule of the class train/rllib_ppo.py trains, with
-    its `uno_env.json` (tests/test_rllib.py trains a real one)."""
-    pytest.importorskip("ray")
-    import gymnasium as gym
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
-
-    from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation_space
-
-    size = O.ObservationSpec("minimal", 2).size
-    model = {"fcnet_hiddens": [16], "head_fcnet_hiddens": [], "vf_share_layers": False}
-    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, observation_space=rllib_observation_space(size),
-                        action_space=gym.spaces.Discrete(77), model_config=model)  # fmt: skip
-    checkpoint = tmp_path_factory.mktemp("rllib")
-    spec.build().save_to_path(str(checkpoint / "module"))
-    metadata = {"variant": "classic", "num_players": 2, "observation": "minimal", "observation_size": size,
-                "module_path": "module"}  # fmt: skip
-    (checkpoint / METADATA_FILE).write_text(json.dumps(metadata))
-    return checkpoint
-
-
 def test_an_rllib_checkpoint_loads_only_with_trust(rllib_checkpoint, tmp_path, capsys):
     from uno_env.agents.rllib_agent import METADATA_FILE, RLlibAgent
 
@@ -373,7 +349,6 @@ def test_uno_train_sb3_and_rllib_refuse_bad_input_with_one_line(files, tmp_path,
         (["--eval-against"], "--eval-against: expected at least one argument"),
     ]:
         assert says in refused(sb3_ppo.main, [*out, *argv], capsys), argv
-    pytest.importorskip("ray")
     from uno_env.train import rllib_ppo
 
     for argv, says in [
