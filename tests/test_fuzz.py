@@ -356,7 +356,7 @@ class GameMachine(RuleBasedStateMachine):
     @rule(seed=VALID_SEEDS)
     def resample_hidden(self, seed):
         world = self.game.copy()
-        # refused (the episode is over, a Wild Draw Four awaits its challenge) with a ValueError, unchanged
+        # refused (the episode is over, no forehead shuffle fits) with a ValueError, unchanged
         accepted_or_refused(lambda: world.resample_hidden(seed), lambda: self.snapshot(world))
 
     @rule(how=st.sampled_from(CLONES), data=st.data())

@@ -59,19 +59,40 @@ def test_cards_a_seat_saw_in_a_challenge_stay_and_the_rest_is_redealt():
     assert g.describe()["hands"] == hands  # the original is untouched
 
 
-def test_what_others_knew_of_a_redealt_hand_is_cut_to_what_it_holds():
+def test_what_others_knew_of_a_third_hand_is_forgotten_and_of_the_seats_own_hand_stays():
     g = new_game(
         "classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5", ["R1", "R2", "R3", "R4", "R5", "R6"]
     )
-    act(g, "play W+4", "color blue", "challenge")  # seat 1 knows Y1 and B4 of seat 0; seat 2 decides
+    act(g, "play W+4", "color blue", "challenge")  # seat 1 knows Y1 and B4 of seat 0; seat 2 did not see them
     assert g.seat == 2
-    known = g.batch.state[0].known
-    assert known[1, 0].sum() == 2
-    for seed in range(40):
-        world = redealt(g, seed)  # check(): no seat "knows" a card its holder lacks
-        st = world.batch.state[0]
-        assert (st.known[1, 0] <= st.hand[0]).all()
-        assert st.known[1, 0].sum() == sum(min(known[1, 0, k], st.hand[0, k]) for k in range(st.hand.shape[1]))
+    assert g.batch.state[0].known[1, 0].sum() == 2
+    for seed in range(20):
+        st = redealt(g, seed).batch.state[0]  # check(): no seat "knows" a card its holder lacks
+        assert st.known[1, 0].sum() == 0
+    act(g, "play B2", "play B4")  # seat 1 decides: what it knows of seat 0 is its own memory
+    assert g.seat == 1
+    for seed in range(20):
+        st = redealt(g, seed).batch.state[0]
+        assert st.known[1, 0].sum() == 1 and st.hand[0, st.known[1, 0].argmax()] == 1
+
+
+def test_the_redeal_depends_only_on_what_the_seat_sees():
+    # Two games the seat cannot tell apart (the real one and a redealt one) give the same world for a seed.
+    for preset in PRESETS:
+        batch = GameBatch(preset, 3, 1)
+        batch.reset(7)
+        rng = np.random.default_rng(1)
+        for step in range(150):
+            if batch.done[0]:
+                batch.reset(step)
+            twin = batch.copy()
+            twin.resample_hidden(0, 10_000 + step)
+            a, b = batch.copy(), twin.copy()
+            a.resample_hidden(0, step)
+            b.resample_hidden(0, step)
+            for field in E.STATE_DTYPE.names:
+                assert np.array_equal(a.state[field], b.state[field]), (preset, step, field)
+            batch.step_game(0, int(rng.choice(np.flatnonzero(batch.legal_masks()[0]))))
 
 
 def test_a_wrong_forehead_guess_rules_out_its_colour_and_the_wild_cards():
@@ -97,25 +118,54 @@ def test_foreheads_the_seat_sees_stay():
         assert redealt(g, seed).describe()["foreheads"] == [["B7"], []]
 
 
-def test_refused_while_a_challenge_waits_and_after_the_episode_and_nothing_changes():
+def test_a_waiting_challenge_is_judged_by_the_redealt_hand():
+    # Seat 0 played a Wild Draw Four on green holding no green; seat 1, to challenge, cannot see that.
     g = new_game(
         "classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5", ["R1", "R2", "R3", "R4", "R5", "R6"]
     )
     act(g, "play W+4", "color blue")
-    before = g.batch.state.copy()
-    with pytest.raises(ValueError, match="awaits its challenge"):
-        g.resample_hidden(1)
-    assert g.batch.state.tobytes() == before.tobytes()
+    assert (g.seat, g.phase) == (1, "challenge")
+    guilty = Counter()
+    for seed in range(200):
+        world = redealt(g, seed)
+        held_green = any(card.startswith("G") for card in world.hand(0))
+        act(world, "challenge")
+        guilty[held_green] += 1
+        # a guilty player draws four and seat 1 plays on; an innocent one makes seat 1 draw six and lose its turn
+        assert len(world.hand(0)) == 2 + 4 * held_green
+        assert len(world.hand(1)) == 2 + 6 * (not held_green)
+    assert guilty[True] > 10 and guilty[False] > 100
+
+
+def test_refused_after_the_episode_and_nothing_changes():
+    g = new_game("classic", [["W+4", "Y1", "B4"], ["Y2", "Y3"], ["B2", "G3"]], "G5")
     over = new_game("classic", [["R1"], ["Y2", "Y3"]], "R5")
     act(over, "play R1")
     assert over.done
+    before = over.batch.state.copy()
     with pytest.raises(ValueError, match="episode is over"):
         over.resample_hidden(1)
+    assert over.batch.state.tobytes() == before.tobytes()
     for bad in (-1, 2**64, 1.5, True):
         with pytest.raises(ValueError, match="seed must be an int"):
             g.batch.resample_hidden(0, bad)
     with pytest.raises(ValueError, match="game must be from 0 to 0"):
         g.batch.resample_hidden(1, 0)
+
+
+def test_the_draw_pile_alone_is_shuffled_for_a_seer():
+    g = Game("classic", 3, seed=4)
+    st = g.batch.state
+    piles = set()
+    for seed in range(10):
+        world = g.copy()
+        assert E.resample_draw_pile(world.batch.state_array, world.batch.config_array, 0, seed) == E.RESAMPLED
+        world.check()
+        assert world.describe()["hands"] == g.describe()["hands"]
+        n = int(st.draw_len[0])
+        assert sorted(world.batch.state.draw_pile[0][:n]) == sorted(st.draw_pile[0][:n])
+        piles.add(world.batch.state.draw_pile[0][:n].tobytes())
+    assert len(piles) == 10
 
 
 def test_the_same_seed_gives_the_same_world():
@@ -157,19 +207,18 @@ def test_the_seat_cannot_tell_the_redealt_world_from_the_real_one(preset, player
         if batch.done[0]:
             batch.reset(1000 + step)
         seat = int(batch.seat[0])
-        if batch.phase[0] != E.CHALLENGE_PHASE:
-            world = batch.copy()
-            world.resample_hidden(0, step)
-            world.check(0)
-            for level in ("minimal", "knowledge"):
-                assert (observation_of(world, 0, seat, level) == observation_of(batch, 0, seat, level)).all()
-            a, b = batch.describe(0), world.describe(0)
-            assert [len(h) for h in a["hands"]] == [len(h) for h in b["hands"]]
-            assert [f for p, f in enumerate(a["foreheads"]) if p != seat] == [
-                f for p, f in enumerate(b["foreheads"]) if p != seat
-            ]
-            changed += a["hands"] != b["hands"]
-            checked += 1
+        world = batch.copy()
+        world.resample_hidden(0, step)
+        world.check(0)
+        for level in ("minimal", "knowledge"):
+            assert (observation_of(world, 0, seat, level) == observation_of(batch, 0, seat, level)).all()
+        a, b = batch.describe(0), world.describe(0)
+        assert [len(h) for h in a["hands"]] == [len(h) for h in b["hands"]]
+        assert [f for p, f in enumerate(a["foreheads"]) if p != seat] == [
+            f for p, f in enumerate(b["foreheads"]) if p != seat
+        ]
+        changed += a["hands"] != b["hands"]
+        checked += 1
         legal = np.flatnonzero(batch.legal_masks()[0])
         batch.step_game(0, int(rng.choice(legal)))
     assert checked > 300

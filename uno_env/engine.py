@@ -887,7 +887,7 @@ def fill_mask(st, c, m):
 # ------------------------------------------------------------------------------- hidden cards
 
 # What `resample_hidden` returns.
-RESAMPLED, RESAMPLE_OVER, RESAMPLE_CHALLENGE, RESAMPLE_UNFIT = range(4)
+RESAMPLED, RESAMPLE_OVER, RESAMPLE_UNFIT = range(3)
 RESAMPLE_TRIES = 10_000  # shuffles tried for the seat's own forehead cards to fit its wrong guesses
 
 
@@ -905,8 +905,6 @@ def _resample_hidden(st, c, seed):
     """Redeal what the deciding seat cannot see (see `resample_hidden`); returns RESAMPLED or why not."""
     if st.done:
         return RESAMPLE_OVER
-    if st.phase == CHALLENGE_PHASE:
-        return RESAMPLE_CHALLENGE
     viewer = st.seat
     nplayers = c.num_players
     pool = np.empty(MAX_DECK, np.uint8)
@@ -927,6 +925,8 @@ def _resample_hidden(st, c, seed):
                     pool[size] = k
                     size += 1
                 unknown[h] += u
+    # In kind order, so that the redeal depends only on what the seat sees (not on where the cards really are).
+    pool[:size] = np.sort(pool[:size])
     st.rng = np.uint64(seed)
     _next_u64(st)
     fits = False
@@ -959,12 +959,29 @@ def _resample_hidden(st, c, seed):
     st.draw_len = size - j
     for i in range(st.draw_len):
         st.draw_pile[i] = pool[j + i]
-    # What the other seats know of a hand can only be what it still holds.
+    # What another seat knows of a third hand is hidden from the seat: forgotten in the redealt world. What
+    # it knows of the seat's own hand (which the seat saw it learn) stays.
     for o in range(nplayers):
         if o != viewer:
             for h in range(nplayers):
-                for k in range(NK):
-                    st.known[o, h, k] = min(st.known[o, h, k], st.hand[h, k])
+                if h != viewer:
+                    st.known[o, h, :] = 0
+    # Whether a waiting Wild Draw Four was legal follows from the redealt hand, by the rule itself.
+    if st.phase == CHALLENGE_PHASE:
+        st.w4_guilty = not wild_draw_four_legal(st.hand[st.w4_player], st.w4_prev_color)
+    else:
+        st.w4_guilty = 0  # stale from an earlier Wild Draw Four, and hidden
+    return RESAMPLED
+
+
+@njit(cache=True)
+def _resample_draw_pile(st, seed):
+    """Shuffle the draw pile and reseed the future chance events (see `resample_draw_pile`)."""
+    if st.done:
+        return RESAMPLE_OVER
+    st.rng = np.uint64(seed)
+    _next_u64(st)
+    _shuffle(st, st.draw_pile, st.draw_len)
     return RESAMPLED
 
 
@@ -1089,17 +1106,28 @@ def resample_hidden(s, cfg, g, seed):
     forehead cards (never of a colour it guessed wrong); the future chance events are reseeded from `seed`.
     The seat's observation stays the same; what the other seats know of a hand is cut to what it now holds.
 
+    What another seat knows of a third hand is hidden from the seat, so it is forgotten; while a Wild Draw Four
+    waits for its challenge, whether it was legal is judged again from the redealt hand.
+
     For search over the deals the seat cannot tell apart (determinization). Uniform over those deals: what
-    the others' choices hint at is not used. Refused (nothing changes) once the episode is over
-    (RESAMPLE_OVER), while a Wild Draw Four waits for its challenge (RESAMPLE_CHALLENGE: whether it was
-    legal depends on the hidden hand), or when no shuffle in RESAMPLE_TRIES fits the seat's forehead
-    cards to its wrong guesses (RESAMPLE_UNFIT). Returns RESAMPLED or the reason."""
+    the others' choices hint at is not used. The redeal is a function of what the seat sees and `seed` only:
+    two games the seat cannot tell apart give the same world. Refused (nothing changes) once the episode is
+    over (RESAMPLE_OVER), or when no shuffle in RESAMPLE_TRIES fits the seat's forehead cards to its wrong
+    guesses (RESAMPLE_UNFIT). Returns RESAMPLED or the reason."""
     c = cfg[0]
     backup = s[g : g + 1].copy()
     code = _resample_hidden(s[g], c, seed)
     if code != RESAMPLED:
         s[g : g + 1] = backup
     return code
+
+
+@njit(cache=True)
+def resample_draw_pile(s, cfg, g, seed):
+    """Shuffle game g's draw pile and reseed its future chance events from `seed`, leaving every hand as it
+    is: what nobody at the table knows, for a search that sees every hand (a seer, for measuring bounds).
+    Refused once the episode is over (RESAMPLE_OVER). Returns RESAMPLED or the reason."""
+    return _resample_draw_pile(s[g], seed)
 
 
 @njit(cache=True)

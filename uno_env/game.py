@@ -54,7 +54,6 @@ INVARIANT_MESSAGES = {
 
 RESAMPLE_MESSAGES = {
     E.RESAMPLE_OVER: "the episode is over",
-    E.RESAMPLE_CHALLENGE: "a Wild Draw Four awaits its challenge, and whether it was legal depends on the hidden hand",
     E.RESAMPLE_UNFIT: "no shuffle fitted the seat's forehead cards to the colours it guessed wrong",
 }
 
@@ -395,7 +394,7 @@ class GameBatch:
         """Redeal, in game g, every card its deciding seat cannot see (the draw pile, the others' cards it does
         not know, its own forehead cards), for search over the deals that seat cannot tell apart; the seat's
         observation stays the same. See `engine.resample_hidden`. A ValueError says why it cannot (the
-        episode is over, or a Wild Draw Four awaits its challenge) and leaves the game as it was."""
+        episode is over) and leaves the game as it was."""
         g = V.index(g, self.batch_size)
         seed = V.seed(seed)
         self._require_reset(np.array([g]))
