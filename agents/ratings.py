@@ -8,9 +8,11 @@ Conventions, used throughout:
 * A *seat-game* is one seat in one game: an agent holding k seats of a game plays k seat-games in it.
 * Wins are counted per seat: each winning seat gets ``1 / len(winners)`` of a win (ties share one win;
   a game with no winner, e.g. cut off, counts its seat-games with no wins).
-* Win-rate intervals: Wilson score 95% intervals with the seat-games as trials. The seats an agent
-  holds in one game are not independent (at most one of them wins, ties aside), which makes the
-  interval a little conservative in "A vs 3x B" lineups; the ratings' bootstrap resamples whole games.
+* Win-rate intervals, two kinds. Wilson score 95% intervals with the seat-games as trials. And one with
+  the deal as the unit (`deal_interval`, a cluster-robust interval): the arena plays every seed under every
+  seat rotation and in every lineup, so the games of one deal are dependent (the same cards). The Wilson
+  interval treats them as independent; the deal interval does not, and as the rotations cancel much of a
+  deal's luck it is narrower, and still valid. The ratings' bootstrap resamples whole games.
 * *Pairwise comparisons*: in each game every winning seat beats every losing seat; two winning seats tie
   (half a win each). Seats of the same agent are never compared with each other, and losing seats are
   not compared with each other (no information). In "A vs 3x B", a win of A gives A three wins over B,
@@ -83,6 +85,8 @@ class AgentSummary:
     rating: float  # Elo-like, mean of the field 1000
     rating_low: float  # 95% bootstrap interval
     rating_high: float
+    deal_low: float = math.nan  # win rate's 95% interval with the deal (seed) as the unit
+    deal_high: float = math.nan
 
 
 # ---------------------------------------------------------------------------------------------- intervals
@@ -103,6 +107,36 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
     low = 0.0 if successes <= 0 else max(0.0, centre - half)
     high = 1.0 if successes >= n else min(1.0, centre + half)
     return float(low), float(high)
+
+
+def deal_interval(
+    records: Iterable[GameRecord], names: Sequence[str] | None = None, z: float = Z95
+) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(names, low, high): each agent's win rate (wins per seat-game) with a 95% interval that takes the deal
+    (the records' seed) as the unit: the ratio estimator's cluster-robust variance, sum_d (w_d - r g_d)^2 /
+    G^2 * D / (D - 1) over the D deals with w_d wins in g_d seat-games (G in all). Valid however the games
+    of one deal depend on each other (rotations, lineups, the same cards); clipped to [0, 1]."""
+    records = list(records)
+    names = agent_names(records) if names is None else list(names)
+    index = {n: i for i, n in enumerate(names)}
+    deals = {s: i for i, s in enumerate(dict.fromkeys(r.seed for r in records))}
+    wins = np.zeros((len(deals), len(names)))
+    games = np.zeros((len(deals), len(names)))
+    for r in records:
+        d = deals[r.seed]
+        for name in r.lineup:
+            if name in index:
+                games[d, index[name]] += 1
+        for seat in r.winners:
+            if r.lineup[seat] in index:
+                wins[d, index[r.lineup[seat]]] += 1 / len(r.winners)
+    total = games.sum(axis=0)
+    if len(deals) < 2 or not total.all():
+        return names, np.zeros(len(names)), np.ones(len(names))
+    rate = wins.sum(axis=0) / total
+    spread = ((wins - rate * games) ** 2).sum(axis=0) * len(deals) / (len(deals) - 1)
+    half = z * np.sqrt(spread) / total
+    return names, np.clip(rate - half, 0.0, 1.0), np.clip(rate + half, 0.0, 1.0)
 
 
 # ----------------------------------------------------------------------------------- pairwise comparisons
@@ -287,6 +321,7 @@ def summarize(
         for seat in winners:
             wins[index[lineup[seat]]] += c / len(winners)
     _, rating, low, high = ratings(records, names, prior=prior, bootstrap=bootstrap, seed=seed)
+    _, deal_low, deal_high = deal_interval(records, names)
     out = []
     for i, name in enumerate(names):
         lo, hi = wilson_interval(wins[i], games[i])
@@ -303,6 +338,8 @@ def summarize(
                 rating=float(rating[i]),
                 rating_low=float(low[i]),
                 rating_high=float(high[i]),
+                deal_low=float(deal_low[i]),
+                deal_high=float(deal_high[i]),
             )
         )
     order = sorted(range(k), key=lambda i: -rating[i])  # stable: ties keep first appearance
@@ -342,13 +379,17 @@ def pairwise_win_matrix(
 # ------------------------------------------------------------------------------------------------ reports
 
 
+COLUMNS = ["agent", "games", "wins", "win rate", "95% CI (deals)", "Wilson CI", "fair", "mean pts", "rating", "95% CI"]
+
+
 def _cells(s: AgentSummary) -> list[str]:
-    """One summary as table cells: agent, games, wins, win rate, 95% CI, fair share, mean points, rating, CI."""
+    """One summary as table cells (`COLUMNS`): the win rate's intervals by deal and Wilson's, then the rest."""
     return [
         s.name,
         f"{s.games:d}",
         f"{s.wins:.10g}",
         f"{s.win_rate:.3f}",
+        f"[{s.deal_low:.3f}, {s.deal_high:.3f}]",
         f"[{s.win_rate_low:.3f}, {s.win_rate_high:.3f}]",
         f"{s.fair_share:.3f}",
         f"{s.mean_points:.1f}",
@@ -358,8 +399,9 @@ def _cells(s: AgentSummary) -> list[str]:
 
 
 def format_table(summaries: Sequence[AgentSummary]) -> str:
-    """Plain-text table: agent, games, wins, win rate, 95% CI, fair share, mean points, rating [95% CI]."""
-    head = ["agent", "games", "wins", "win rate", "95% CI", "fair", "mean pts", "rating", "95% CI"]
+    """Plain-text table (`COLUMNS`): agent, games, wins, win rate with its deal and Wilson 95% intervals, fair
+    share, mean points, rating [95% CI]."""
+    head = COLUMNS
     rows = [_cells(s) for s in summaries]
     widths = [max(len(x) for x in col) for col in zip(head, *rows, strict=True)]
     left = {0}  # names left-aligned, numbers right-aligned
@@ -378,10 +420,10 @@ def rich_table(summaries: Sequence[AgentSummary], title: str | None = None):
 
     table = Table(title=title)
     table.add_column("agent", style="bold", no_wrap=True)
-    for col in ["games", "wins", "win rate", "95% CI", "fair", "mean pts", "rating", "95% CI"]:
+    for col in COLUMNS[1:]:
         table.add_column(col, justify="right", no_wrap=True)
     for s in summaries:
-        style = "green" if s.win_rate_low > s.fair_share else "red" if s.win_rate_high < s.fair_share else None
+        style = "green" if s.deal_low > s.fair_share else "red" if s.deal_high < s.fair_share else None
         table.add_row(*_cells(s), style=style)
     return table
 

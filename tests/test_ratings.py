@@ -11,6 +11,7 @@ from uno_env.agents.ratings import (
     AgentSummary,
     GameRecord,
     bradley_terry,
+    deal_interval,
     format_table,
     pairwise_win_matrix,
     pairwise_wins,
@@ -304,3 +305,39 @@ def test_rich_table(tournament):
     table = rich_table(summaries, title="t")
     assert table.row_count == len(summaries)
     assert isinstance(summaries[0], AgentSummary)
+
+
+def test_the_deal_interval_covers_the_truth_and_is_narrower_where_rotations_cancel_a_deals_luck():
+    # Each deal favours one seat (0.9 against 0.2 for A); A plays both rotations, so its true rate is 0.55 and
+    # its two games of a deal are dependent: the deal is the unit, and its interval is narrower than Wilson's.
+    rng = np.random.default_rng(0)
+    covered, deal_widths, wilson_widths = 0, [], []
+    experiments = 120
+    for _ in range(experiments):
+        records = []
+        favoured = rng.random(300) < 0.5
+        for seed in range(300):
+            for a_seat in (0, 1):
+                a_won = rng.random() < (0.9 if favoured[seed] == (a_seat == 0) else 0.2)
+                lineup = ("A", "B") if a_seat == 0 else ("B", "A")
+                records.append(GameRecord(seed, lineup, (a_seat if a_won else 1 - a_seat,), (0, 0), 1))
+        names, low, high = deal_interval(records, ["A", "B"])
+        assert names == ["A", "B"] and low[0] + high[1] == pytest.approx(1.0, abs=1e-9)  # mirror images
+        covered += low[0] <= 0.55 <= high[0]
+        deal_widths.append(high[0] - low[0])
+        wins = sum(r.lineup[r.winners[0]] == "A" for r in records)
+        lo, hi = wilson_interval(wins, len(records))
+        wilson_widths.append(hi - lo)
+    assert covered / experiments > 0.88
+    assert np.mean(deal_widths) < 0.8 * np.mean(wilson_widths)
+
+
+def test_summaries_carry_the_deal_interval():
+    records = [GameRecord(s, ("a", "b"), ((s + r) % 2,), (0, 0), 1) for s in range(50) for r in range(2)]
+    a = {x.name: x for x in summarize(records, bootstrap=40, seed=3)}
+    b = {x.name: x for x in summarize(records, bootstrap=40, seed=3)}
+    assert a == b
+    # every deal is split one-one: no deal-to-deal variation, so the deal interval is exactly 0.5
+    assert (a["a"].deal_low, a["a"].deal_high) == (0.5, 0.5)
+    assert a["a"].win_rate_low < 0.45  # Wilson does not know
+    assert "95% CI (deals)" in format_table(list(a.values()))
