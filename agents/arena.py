@@ -40,7 +40,7 @@ from uno_env import rewards as R
 from uno_env.game import DEFAULT_MAX_STEPS, IllegalActionError
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
-from uno_env.vector import RESULT_DTYPE, illegal_flags, observe_deciders, settle
+from uno_env.vector import RESULT_DTYPE, agent_actions, illegal_flags, observe_deciders, settle
 
 from .base import bind
 from .ratings import (
@@ -156,7 +156,7 @@ def play_games(
             spec, k = specs[agent.observation], games.size
             obs, masks, flags = obs_bufs[agent.observation][:k], mask_buf[:k], flag_buf[:k]
             observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf[:k])
-            actions = np.asarray(agent.act(obs, masks), dtype=np.int64)
+            actions = np.asarray(agent_actions(agent, s, cfg, games, obs, masks), dtype=np.int64)
             illegal_flags(s, cfg, games, actions, flags)
             if flags.any():
                 g = int(games[np.flatnonzero(flags)[0]])
@@ -190,8 +190,16 @@ def play_games(
 
 
 def win_rate_against(
-    agent: Any, baseline: str, variant: str, num_players: int, *, games: int, seed: int, baseline_seed: int,
-    trust: bool = False, **rule_options: Any,
+    agent: Any,
+    baseline: str,
+    variant: str,
+    num_players: int,
+    *,
+    games: int,
+    seed: int,
+    baseline_seed: int,
+    trust: bool = False,
+    **rule_options: Any,
 ) -> tuple[float, float, float]:
     """Win rate and its 95% Wilson interval of `agent` in one seat against `baseline` in every other seat
     (paired games, seats rotated): how the trainers evaluate a policy. `trust` is `make_agent`'s."""

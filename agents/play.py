@@ -38,6 +38,7 @@ from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 from uno_env.records import make_record, result_of, save_record
+from uno_env.vector import agent_actions
 
 from .base import bind
 from .registry import TRAINED_HELP, agent_names, make_agent
@@ -282,7 +283,10 @@ class TerminalGame:
     def agent_turn(self, seat: int) -> int:
         name, agent = self.opponents[seat]
         obs, mask = self.observe(seat, self.specs[agent.observation])
-        return int(np.asarray(agent.act(obs[None], mask[None])).reshape(-1)[0])
+        batch = self.game.batch
+        game = np.zeros(1, np.int64)
+        chosen = agent_actions(agent, batch.state_array, batch.config_array, game, obs[None], mask[None])
+        return int(np.asarray(chosen).reshape(-1)[0])
 
     # ------------------------------------------------------------------ narration
     def narrate(self, seat: int, action: int, phase: int, before: dict[str, Any], after: dict[str, Any]) -> None:

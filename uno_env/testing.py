@@ -46,7 +46,7 @@ from .aec import env as make_env
 from .aec import raw_env
 from .game import Game, GameBatch
 from .rules import RuleSet, make_rules
-from .vector import UnoVectorEnv
+from .vector import UnoVectorEnv, agent_actions
 
 __all__ = [
     "act",
@@ -212,10 +212,13 @@ def _observe(world: GameBatch, spec: O.ObservationSpec) -> tuple[np.ndarray, np.
     return observations, world.legal_masks().astype(np.int8)
 
 
-def _ask(agent, world: GameBatch, observations: np.ndarray, masks: np.ndarray, where: str) -> np.ndarray:
-    """The agent's actions for rows of `world`'s decisions (given copies, so no agent sees another's writes),
-    checked to be a numpy integer array of shape (B,). `world` is the game the agent is asked about."""
-    actions = agent.act(observations.copy(), masks.copy())
+def _ask(agent, world: GameBatch, observations: np.ndarray, masks: np.ndarray, where: str, games=None) -> np.ndarray:
+    """The agent's actions for rows of `world`'s decisions (games `games`, default all; given copies, so no agent
+    sees another's writes), checked to be a numpy integer array of shape (B,). `world` is the game the agent is
+    asked about: a search agent (`act_in_games`) is given a copy of its state."""
+    games = np.arange(len(observations)) if games is None else games
+    state = world.state_array.copy()
+    actions = agent_actions(agent, state, world.config_array, games, observations.copy(), masks.copy())
     rows = len(observations)
     if not isinstance(actions, np.ndarray) or actions.shape != (rows,) or not np.issubdtype(actions.dtype, np.integer):
         got = type(actions).__name__
@@ -303,7 +306,9 @@ def check_agent(
         draw pile and its own forehead cards changed, its observation the same, which the kit checks) it gives
         the same actions as in the real one: this catches an agent that reads the game it is asked about by
         any other way (the call stack, a global); the twin is asked with the redealt game as its `world`. A
-        `seer` agent sees everything and is refused unless `allow_seer` (then (d) is left out).
+        search agent (`act_in_games`) is given that game's state, and must read it only through the engine's
+        redeal (`engine.resample_hidden`). A `seer` agent sees everything and is refused unless `allow_seer`
+        (then (d) is left out).
 
     `agent` is an agent, or a factory `seed -> agent` (a class taking the seed works). Twins for (b)-(d) are
     made by calling the factory with `seed`, or by `copy.deepcopy` of the agent before play, and bound as
@@ -361,7 +366,7 @@ def _check_blind(check: _Check, world, step, observations, masks, actions, rng) 
         try:
             twin.resample_hidden(g, int(rng.integers(0, 2**63)))
         except ValueError:
-            continue  # the episode is over, or a Wild Draw Four awaits its challenge: this world stays the same
+            continue  # the episode is over: this world stays the same
         hands_moved = not np.array_equal(twin.state.hand[g], world.state.hand[g])
         pile = slice(0, int(world.state.draw_len[g]))
         differ += hands_moved or not np.array_equal(twin.state.draw_pile[g][pile], world.state.draw_pile[g][pile])
@@ -390,7 +395,7 @@ def _check_splits(check: _Check, world, step, observations, masks, actions, rng)
         cuts = np.sort(rng.choice(np.arange(1, b), size=int(rng.integers(1, min(3, b - 1) + 1)), replace=False))
     bounds = [0, *cuts.tolist(), b]
     parts = [
-        _ask(check.splitter, world, observations[lo:hi], masks[lo:hi], check.where)
+        _ask(check.splitter, world, observations[lo:hi], masks[lo:hi], check.where, np.arange(lo, hi))
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
     ]
     sizes = "one row at a time" if step % 2 == 0 else f"in batches of {np.diff(bounds).tolist()}"

@@ -150,6 +150,16 @@ def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
     kernel(s, cfg, games, level, off, obs, masks, seats)
 
 
+def agent_actions(agent, s, cfg, games, observations, action_masks):
+    """An agent's actions for `games` of the engine state `s`: a search agent (one with `act_in_games`, such as
+    `uno_env.agents.ismcts`) reads the game through the engine's redeal of what its seat cannot see; any other
+    agent reads its observations."""
+    search = getattr(agent, "act_in_games", None)
+    if search is not None:
+        return search(s, cfg, games, observations, action_masks)
+    return agent.act(observations, action_masks)
+
+
 def changing_byte_ranges(num_players: int, deck_size: int, gap: int = 64) -> list[tuple[int, int]]:
     """The byte ranges of a game's state record (`engine.STATE_DTYPE`) that a step can change: all of it but the
     pile entries at or past the deck size and the per-seat rows of the seats past `num_players` (no card is ever
@@ -424,7 +434,9 @@ class UnoVectorEnv:
                 seats = np.empty(games.size, np.int64)
                 observe_deciders(self._s, self._cfg, games, spec.index, spec.offsets, obs, masks, seats)
                 who = f"opponent at seat {seat} ({type(agent).__name__})"
-                actions = V.action_batch(agent.act(obs, masks), games.size, who=who, games=games)
+                actions = V.action_batch(
+                    agent_actions(agent, self._s, self._cfg, games, obs, masks), games.size, who=who, games=games
+                )
                 self._check_legal(games, actions, who)  # before any of them is applied
                 self._settle(games, actions, final_seats)
 
