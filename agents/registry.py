@@ -2,7 +2,8 @@
 
 Baselines by name (`random`, `naive`, `greedy`, `counter`); trained agents as PREFIX:ARGUMENT (`ppo:classic`,
 `ppo:FILE.pt`, `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR`), loaded on demand so that torch, SB3 and Ray are
-imported only by those who seat them.
+imported only by those who seat them; search agents as NAME or NAME:BUDGET (`ismcts`, `ismcts:500`,
+`ismcts:20ms`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`.
 
 Files are data: a policy file (`ppo:`) is loaded with `torch.load(weights_only=True)`, tensors and plain values
 only, so nothing in it runs. SB3 model zips and RLlib checkpoints can only be loaded by unpickling, which can
@@ -39,9 +40,67 @@ def _rllib(argument: str, seed: int | None, trust: bool):
     return RLlibAgent(argument, seed=seed, trust=trust)
 
 
+def _search_settings(name: str, argument: str) -> dict[str, Any]:
+    """NAME[:BUDGET][:ROLLOUT][:OTHERS][:ROOT] as keyword arguments, in any order: BUDGET is ITERATIONS or
+    MILLISECONDSms, ROLLOUT counter or random, OTHERS model or search, ROOT paired or ucb, and `wide` for no
+    progressive widening (`uno_env.agents.ismcts`); left out: the agent's defaults."""
+    from .ismcts import OTHERS, ROLLOUTS, ROOTS
+
+    settings: dict[str, Any] = {}
+    for part in argument.split(":") if argument else []:
+        number = part[:-2] if part.endswith("ms") else part
+        if part in ROLLOUTS:
+            settings["rollout"] = part
+        elif part in OTHERS:
+            settings["others"] = part
+        elif part in ROOTS:
+            settings["root"] = part
+        elif part == "wide":
+            settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
+        elif number.isdigit() and int(number) > 0:
+            settings["milliseconds" if part.endswith("ms") else "iterations"] = int(number)
+        else:
+            raise ValueError(
+                f"{name}: after the name come a budget, a positive number of iterations (ismcts:500) or of "
+                f"milliseconds (ismcts:20ms), a rollout ({', '.join(ROLLOUTS)}), how the other seats are "
+                f"played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}) and "
+                f"'wide'; got {part!r}"
+            )
+    return settings
+
+
+def _ismcts(argument: str, seed: int | None, trust: bool):
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed, **_search_settings("ismcts", argument))
+
+
+def _seer(argument: str, seed: int | None, trust: bool):
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed, seer=True, **_search_settings("seer", argument))
+
+
+def _openspiel_ismcts(argument: str, seed: int | None, trust: bool):
+    from .openspiel_agent import OpenSpielISMCTSAgent
+
+    if argument and not (argument.isdigit() and int(argument) > 0):
+        raise ValueError(f"openspiel-ismcts: the budget is a positive number of iterations (openspiel-ismcts:100), "
+                         f"got {argument!r}")  # fmt: skip
+    budget = {"iterations": int(argument)} if argument else {}
+    return OpenSpielISMCTSAgent(seed=seed, **budget)
+
+
+# Search agents by NAME or NAME:BUDGET (iterations, or milliseconds as 20ms): loader(argument, seed, trust).
+SEARCHES = {"ismcts": _ismcts, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
+SEARCH_HELP = (
+    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide], seer[:...] (sees every hand), "
+    "openspiel-ismcts[:ITERATIONS]"
+)
+
 # Trained agents by PREFIX:ARGUMENT: loader(argument, seed, trust) -> agent.
 TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3, "rllib": _rllib}
-TRAINED_HELP = "ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR"
+TRAINED_HELP = f"ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR, {SEARCH_HELP}"
 
 
 def agent_names() -> list[str]:
@@ -51,7 +110,8 @@ def agent_names() -> list[str]:
 
 def is_agent_name(name: str) -> bool:
     """A baseline's name or a PREFIX:ARGUMENT name with a known prefix (the argument is checked on loading)."""
-    return name in BASELINES or name.partition(":")[0] in TRAINED_PREFIXES and ":" in name
+    prefix, colon, _ = name.partition(":")
+    return name in BASELINES or prefix in SEARCHES or (prefix in TRAINED_PREFIXES and bool(colon))
 
 
 def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
@@ -64,6 +124,8 @@ def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
     prefix, colon, argument = name.partition(":")
     if colon and prefix in TRAINED_PREFIXES:
         return TRAINED_PREFIXES[prefix](argument, seed, bool(trust))
+    if prefix in SEARCHES:
+        return SEARCHES[prefix](argument, seed, bool(trust))
     if name not in BASELINES:
         raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(BASELINES)}, or {TRAINED_HELP}")
     return BASELINES[name](seed=seed)

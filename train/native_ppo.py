@@ -78,7 +78,8 @@ class Config:
     observation: Annotated[str, Flag(choices=("minimal", "knowledge"))] = "knowledge"
     """The observation level the policy reads (minimal or knowledge)."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
-    """Opponents as NAME:SHARE (the share of games each plays): baseline names, and `self` for past snapshots."""
+    """Opponents as NAME:SHARE (the share of games each plays, after the last colon): agent names (baselines,
+    `ppo:classic`, searches as `ismcts:100:1`), and `self` for past snapshots."""
     imitate: str = ""
     """A baseline (by name) to imitate first (kickstarting): the learner's seat is played by it, and the network learns
     its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
@@ -158,11 +159,14 @@ class Config:
     def league_shares(self) -> dict[str, float]:
         shares = {}
         for entry in self.league:
-            name, _, share = entry.partition(":")
+            name, colon, share = entry.rpartition(":")
             try:
-                shares[name] = float(share or 1)
+                shares[name if colon else share] = float(share) if colon else 1.0
             except ValueError:
-                raise ValueError(f"league entries are NAME:SHARE (e.g. counter:4), got {entry!r}") from None
+                raise ValueError(
+                    f"league entries are NAME:SHARE, the share after the last colon (counter:4, ismcts:100:1), "
+                    f"got {entry!r}"
+                ) from None
         return shares
 
     def validate(self) -> None:

@@ -1,0 +1,96 @@
+"""How much skill the game holds: one agent (a search, a policy) in one seat against an opponent in the others.
+
+    python benchmarks/skill.py --players 2 --agent ismcts:300 --opponent counter --deals 1000
+    python benchmarks/skill.py --players 4 --agent seer:100 --opponent counter --deals 2000
+    python benchmarks/skill.py --players 2 --agent ismcts:50:random:search --opponent openspiel-ismcts:50 --deals 100
+
+Every deal is played once with the agent in each seat (the arena's rotations, `uno_env.agents.arena.play_games`),
+the deals split between `--workers` processes, each on one core (torch and numba single-threaded). Prints
+the agent's win rate with two 95% intervals, by deal (`uno_env.agents.ratings.deal_interval`: the unit the
+rotations make dependent) and Wilson's (every game independent), its fair share, and a search agent's mean
+milliseconds per searched decision (decisions with one legal action are not searched) and per decision.
+`--json FILE` appends the result as one JSON line. The figures in docs/skill.md come from these commands.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from uno_env import cli
+from uno_env.agents.arena import play_games
+from uno_env.agents.ratings import deal_interval, wilson_interval
+from uno_env.agents.registry import is_agent_name, make_agent
+
+
+def play_block(agent: str, opponent: str, variant: str, players: int, first_seed: int, deals: int, options: dict):
+    """(records, searched decisions, seconds searching, decisions) of `deals` deals from `first_seed`."""
+    import numba
+    import torch
+
+    numba.set_num_threads(1)
+    torch.set_num_threads(1)
+    seated = {"agent": make_agent(agent, seed=first_seed), "opponent": make_agent(opponent, seed=first_seed + 1)}
+    lineup = ["agent"] + ["opponent"] * (players - 1)
+    records = play_games(seated, lineup, variant, games=deals * players, seed=first_seed, batch_size=256, **options)
+    searcher = seated["agent"]
+    decisions = sum(r.length for r in records) / players  # the agent's share of the decisions, about
+    return (records, getattr(searcher, "searches", 0), getattr(searcher, "search_seconds", 0.0), decisions)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = cli.ArgumentParser(prog="skill.py", description=__doc__.split("\n\n")[0])
+    cli.add_variant(parser)
+    cli.add_players(parser, default=2)
+    cli.add_option(parser)
+    parser.add_argument("--agent", required=True, help="the agent measured (a name uno-arena knows)")
+    parser.add_argument("--opponent", default="counter", help="the agent in every other seat (default: counter)")
+    parser.add_argument("--deals", type=cli.positive_int, default=500, help="deals, each played once per seat")
+    cli.add_seed(parser, default=30_000, help="the first deal's seed")
+    parser.add_argument("--workers", type=cli.positive_int, default=2, help="processes (the deals split between them)")
+    parser.add_argument("--json", default=None, help="append the result to this file as one JSON line")
+    args = parser.parse_args(argv)
+    for name in (args.agent, args.opponent):
+        if not is_agent_name(name):
+            parser.error(f"unknown agent {name!r}")
+    options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
+    start = time.perf_counter()
+    blocks = np.array_split(np.arange(args.seed, args.seed + args.deals), min(args.workers, args.deals))
+    with ProcessPoolExecutor(len(blocks)) as pool:
+        jobs = [pool.submit(play_block, args.agent, args.opponent, args.variant, args.players, int(b[0]), len(b),
+                            options) for b in blocks]  # fmt: skip
+        results = [job.result() for job in jobs]
+    records = [r for block in results for r in block[0]]
+    searches = sum(block[1] for block in results)
+    seconds = sum(block[2] for block in results)
+    decisions = sum(block[3] for block in results)
+    wins = sum(1 / len(r.winners) for r in records for seat in r.winners if r.lineup[seat] == "agent")
+    games = len(records)
+    _, low, high = deal_interval(records, ["agent"])
+    wilson = wilson_interval(wins, games)
+    result = {
+        "variant": args.variant, "players": args.players, "options": options, "agent": args.agent,
+        "opponent": args.opponent, "deals": args.deals, "games": games, "win_rate": wins / games,
+        "deal_interval": [float(low[0]), float(high[0])], "wilson_interval": list(wilson),
+        "fair_share": 1 / args.players, "ms_per_searched_decision": 1000 * seconds / max(searches, 1),
+        "ms_per_decision": 1000 * seconds / max(decisions, 1), "seconds": time.perf_counter() - start,
+    }  # fmt: skip
+    timing = f"; {result['ms_per_searched_decision']:.1f} ms per searched decision" if searches else ""
+    print(
+        f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
+        f"against {args.players - 1} {args.opponent}: {wins / games:.1%} [{low[0]:.1%}, {high[0]:.1%}] by deal, "
+        f"[{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%})"
+        f"{timing}; {result['seconds']:.0f} s"
+    )
+    if args.json:
+        with open(args.json, "a") as f:
+            f.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""The search agents (`uno_env.agents.ismcts`): honest (blind to what their seat cannot see), reproducible,
+legal, seatable wherever agents sit (uno-arena, uno-play, UnoVectorEnv), and the seer bound sees through hands.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from conftest import scripted_input
+from rich.console import Console
+
+from uno_env import GameBatch
+from uno_env import observation as O
+from uno_env.agents.arena import main as arena_main
+from uno_env.agents.arena import play_games
+from uno_env.agents.ismcts import ISMCTSAgent
+from uno_env.agents.registry import is_agent_name, make_agent
+from uno_env.testing import act, check_agent
+from uno_env.testing import deal as new_game
+from uno_env.vector import UnoVectorEnv, agent_actions
+
+
+def bound(agent, game_or_batch, players):
+    batch = getattr(game_or_batch, "batch", game_or_batch)
+    agent.bind(O.ObservationSpec(agent.observation, players), batch.rules)
+    return agent
+
+
+def decide(agent, batch: GameBatch, g: int = 0) -> int:
+    spec = O.ObservationSpec(agent.observation, batch.num_players)
+    obs = np.zeros((1, spec.size), np.int8)
+    mask = np.zeros((1, 77), np.int8)
+    O.observe_one(
+        batch.state_array, batch.config_array, g, int(batch.seat[g]), spec.index, spec.offsets, obs[0], mask[0]
+    )
+    return int(agent_actions(agent, batch.state_array, batch.config_array, np.array([g]), obs, mask)[0])
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("unocorns", 3), ("monster_high", 2),
+                                                  ("emoji", 3), ("swap", 2)])  # fmt: skip
+def test_ismcts_passes_the_conformance_kit_blind_deterministic_batch_independent(variant, players):
+    # (d) asks it in worlds redealt where its seat cannot see: a search that peeked at the real deal would differ
+    summary = check_agent(lambda seed: ISMCTSAgent(seed, iterations=12), variant, players, games=4, decisions=40)
+    assert summary["redealt"] > 20
+
+
+def test_the_conformance_kit_catches_a_search_that_peeks():
+    class Peeking(ISMCTSAgent):
+        def act_in_games(self, state, config, games, observations, action_masks):
+            out = super().act_in_games(state, config, games, observations, action_masks)
+            # prefer a card the next seat holds: information it cannot have
+            for i, g in enumerate(games):
+                nxt = (int(state[g]["seat"]) + 1) % int(config[0]["num_players"])
+                for a in np.flatnonzero(action_masks[i]):
+                    if a < state[g]["hand"].shape[1] and state[g]["hand"][nxt, a] > 0:
+                        out[i] = a
+            return out
+
+    with pytest.raises(AssertionError, match=r"\(d\) not blind"):
+        check_agent(lambda seed: Peeking(seed, iterations=4), "classic", 2, games=6, decisions=60)
+
+
+def test_the_seer_sees_every_hand_and_is_refused_where_honesty_is_checked():
+    seer = make_agent("seer:8", seed=0)
+    assert seer.observation == "seer" and seer.seer
+    with pytest.raises(AssertionError, match="allow_seer"):
+        check_agent(seer, "classic", 2, games=2, decisions=4)
+
+
+def test_the_seer_keeps_the_colour_its_last_opponent_card_matches_away():
+    # Seat 1 holds one card, Y7. Seat 0 plays a wild card and picks its colour: the seer, seeing Y7, never picks
+    # yellow (seat 1 would go out at once); the others are equally good to it.
+    for seed in range(3):
+        g = new_game("classic", [["W", "R1", "B2", "G3"], ["Y7"]], "R5", ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"])
+        act(g, "play W")
+        assert g.phase == "color"
+        seer = bound(make_agent("seer:200", seed=seed), g, 2)
+        assert g.batch.action_names[decide(seer, g.batch)] != "color yellow"
+
+
+def test_ismcts_plays_the_skip_that_wins_the_race():
+    # Seat 0: Skip and a 5; seat 1 holds one card. With two players a Skip is another turn: Skip then 5 wins at
+    # once, the 5 first lets seat 1 go out with any red or 5. The search finds Skip whatever its seed.
+    for seed in range(3):
+        g = new_game("classic", [["RS", "R5"], ["R9"]], "R2", ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6"])
+        agent = bound(ISMCTSAgent(seed, iterations=100), g, 2)
+        assert g.batch.action_names[decide(agent, g.batch)] == "play RS"
+
+
+def test_the_same_seed_gives_the_same_games_and_budgets_in_milliseconds_work():
+    def games(seed):
+        agents = {"search": make_agent("ismcts:10", seed=seed), "counter": make_agent("counter", seed=1)}
+        return play_games(agents, ["search", "counter"], "classic", games=4, seed=5)
+
+    assert games(3) == games(3)
+    timed = make_agent("ismcts:5ms", seed=0)
+    assert timed.milliseconds == 5 and timed.iterations is None
+    records = play_games({"t": timed, "c": make_agent("counter")}, ["t", "c"], "classic", games=2, seed=1)
+    assert len(records) == 2 and timed.searches > 0
+    assert 3 <= 1000 * timed.search_seconds / timed.searches < 50  # the budget, and a little to finish a chunk
+
+
+def test_names_settings_and_clear_errors():
+    agent = make_agent("ismcts:50:random:search", seed=1)
+    assert (agent.iterations, agent.rollout, agent.others, agent.name) == (50, "random", "search", "ismcts:50")
+    assert is_agent_name("ismcts") and is_agent_name("seer:20ms") and is_agent_name("openspiel-ismcts:10")
+    for bad in ("ismcts:0", "ismcts:fast", "ismcts:-3", "seer:10:sideways"):
+        with pytest.raises(ValueError, match="budget"):
+            make_agent(bad)
+    with pytest.raises(ValueError, match="not both"):
+        ISMCTSAgent(iterations=10, milliseconds=5)
+    with pytest.raises(ValueError, match="rollout must be one of counter, random"):
+        ISMCTSAgent(rollout="greedy")
+    with pytest.raises(TypeError, match="cannot act from observations alone"):
+        ISMCTSAgent().act(np.zeros((1, 4), np.int8), np.ones((1, 77), np.int8))
+
+
+def test_seated_in_uno_arena_and_as_an_opponent_of_the_vector_env(capsys, tmp_path):
+    assert arena_main(["--agents", "ismcts:8", "counter", "--games", "4", "--out", str(tmp_path)]) == 0
+    assert "ismcts:8" in capsys.readouterr().out
+    opponent = make_agent("ismcts:6", seed=0)
+    env = UnoVectorEnv("classic", 2, num_envs=3, learner_seats=[0], opponents=opponent)
+    obs, masks = env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(300):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, masks, rewards, terminated, truncated, info = env.step(actions)
+        ended += int(terminated.sum())
+    assert ended > 0 and opponent.searches > 50
+
+
+def test_in_uno_play_as_the_opponent():
+    from uno_env.agents.play import main as play_main
+
+    console = Console(file=io.StringIO(), width=200, highlight=False)
+    # the person always takes the first legal action; the search answers at its turns, to the end of the round
+    assert (
+        play_main(["--opponents", "ismcts:8", "--seed", "3"], input_fn=scripted_input(then="1"), console=console) == 0
+    )
+    assert "wins the round" in console.file.getvalue() or "win the round" in console.file.getvalue()
+
+
+def test_a_league_opponent_of_the_native_trainer(tmp_path):
+    from uno_env.train import native_ppo
+
+    argv = ["--num-envs", "16", "--rollout-steps", "8", "--minibatch-size", "64", "--epochs", "1", "--hidden", "16",
+            "--eval-games", "4", "--eval-every", "4", "--league", "ismcts:4:1", "counter:1", "--no-progress",
+            "--total-steps", "256", "--out", str(tmp_path)]  # fmt: skip
+    config = native_ppo.parse_args(argv)
+    assert config.league_shares == {"ismcts:4": 1.0, "counter": 1.0}
+    native_ppo.train(config)
+    assert (tmp_path / "policy.pt").exists()
