@@ -7,7 +7,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 pip_install() { .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt "$@"; }
 pip_install torch  # first: the pinned CPU build, before anything that depends on torch
-pip_install -e ".[test,rllib]"  # rllib: Ray and RLlib, whose tests run in the normal suite
+pip_install -e ".[test,rllib,openspiel]"  # rllib, openspiel: their tests run in the normal suite
 # The oldest pettingzoo uno-env supports (AgileRL pins one below 1.27), beside the venv's own, for tests/test_compat.py.
 if [ ! -d .venv/compat/pettingzoo-1.24 ]; then
   pip_install --no-deps --target .venv/compat/pettingzoo-1.24 pettingzoo==1.24.3
