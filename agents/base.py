@@ -27,3 +27,37 @@ def bind(agent, spec, rules) -> None:
     """
     if hasattr(agent, "bind"):
         agent.bind(spec, rules)
+
+
+class SearchAgent:
+    """The base of agents that search the game (`act_in_games`, see `uno_env.vector.agent_actions`): one game at a
+    time, each decision with more than one legal action given to `decide(row, config, observation, legal)`,
+    with `row` a copy of that game's engine state (1 record), which the agent must read only through the
+    engine's redeal of what its seat cannot see."""
+
+    name = "search"
+
+    def ready(self) -> bool:
+        """Whether `bind` was called (a search needs the game's rules)."""
+        raise NotImplementedError
+
+    def decide(self, row: np.ndarray, config: np.ndarray, observation: np.ndarray, legal: np.ndarray) -> int:
+        raise NotImplementedError
+
+    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        raise TypeError(
+            f"{self.name} searches the game itself and cannot act from observations alone: seat it through "
+            "uno-arena, uno-play, uno-web or UnoVectorEnv, which call act_in_games"
+        )
+
+    def act_in_games(self, state, config, games, observations, action_masks) -> np.ndarray:
+        """One action per game of `games` (engine state `state`, left unchanged; config `config`)."""
+        if not self.ready():
+            raise RuntimeError(f"{self.name} must be bound to a game first (bind(spec, rules))")
+        actions = np.empty(len(games), np.int64)
+        for i, g in enumerate(np.asarray(games, np.int64)):
+            legal = np.flatnonzero(action_masks[i])
+            actions[i] = (
+                legal[0] if legal.size == 1 else self.decide(state[g : g + 1].copy(), config, observations[i], legal)
+            )
+        return actions

@@ -42,6 +42,7 @@ from uno_env import actions as A
 from uno_env import engine as E
 from uno_env import observation as O
 
+from .base import SearchAgent
 from .counter import CounterAgent, counter_decide
 
 ROLLOUTS = ("counter", "random")
@@ -233,7 +234,7 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
     return root_node, preferred
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(SearchAgent):
     """IS-MCTS over the compiled engine (see the module docstring): `iterations` or `milliseconds` per decision.
 
     `rollout` is "counter" (every seat plays `counter` to the end of the round) or "random"; `others` "model"
@@ -297,6 +298,7 @@ class ISMCTSAgent:
         self.searches = 0  # decisions searched (more than one legal action)
         self.searched_iterations = 0
         self.search_seconds = 0.0
+        self.overrides = 0  # searched decisions where a paired root chose another action than its rollout policy
 
     def bind(self, spec, rules) -> None:
         """The game it plays (`uno_env.agents.base.bind`); the rollouts' `counter` reads the same observation."""
@@ -311,27 +313,14 @@ class ISMCTSAgent:
         self._wins = np.zeros((self.max_nodes, A.NUM_ACTIONS), np.float64)
         self._avail = np.zeros((self.max_nodes, A.NUM_ACTIONS), np.int32)
 
-    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        raise TypeError(
-            f"{self.name} searches the game itself and cannot act from observations alone: seat it through "
-            "uno-arena, uno-play, uno-web or UnoVectorEnv, which call act_in_games"
-        )
+    def ready(self) -> bool:
+        return self.spec is not None
 
-    def act_in_games(self, state, config, games, observations, action_masks) -> np.ndarray:
-        """One action per game of `games` (engine state `state`, config `config`), each searched alone."""
-        if self.spec is None:
-            raise RuntimeError(f"{self.name} must be bound to a game first (bind(spec, rules))")
-        actions = np.empty(len(games), np.int64)
-        for i, g in enumerate(np.asarray(games, np.int64)):
-            legal = np.flatnonzero(action_masks[i])
-            if legal.size == 1:
-                actions[i] = legal[0]
-                continue
-            if state[g]["phase"] == E.CHALLENGE_PHASE:  # not searched: see the module docstring
-                actions[i] = self._policy_choice(state[g : g + 1], config, observations[i])
-                continue
-            actions[i] = self._search_one(state[g : g + 1].copy(), config, observations[i])
-        return actions
+    def decide(self, row, config, observation, legal) -> int:
+        """A Wild Draw Four's challenge by the rollout policy (see the module docstring); anything else searched."""
+        if row[0]["phase"] == E.CHALLENGE_PHASE:
+            return self._policy_choice(row, config, observation)
+        return self._search_one(row, config, observation)
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""
@@ -389,7 +378,10 @@ class ISMCTSAgent:
             mean = diff[legal] / worlds
             se = np.sqrt(np.maximum(diff_sq[legal] / worlds - mean**2, 1e-12) / worlds)
             z = np.where(mean > 0, mean / se, 0.0)
-            return int(legal[np.argmax(z)]) if done[2] and z.max() > self.z else int(preferred)
+            if done[2] and z.max() > self.z:
+                self.overrides += 1
+                return int(legal[np.argmax(z)])
+            return int(preferred)
         visits = self._visits[node, legal]
         if node < 0 or visits.max() == 0:  # no deal could be redealt: the rollout policy's choice
             return int(preferred)

@@ -23,8 +23,10 @@ from uno_env import actions as A
 from uno_env import observation as O
 from uno_env import openspiel as U
 
+from .base import SearchAgent
 
-class OpenSpielISMCTSAgent:
+
+class OpenSpielISMCTSAgent(SearchAgent):
     """OpenSpiel's ISMCTSBot: `iterations` simulations per decision, UCT constant `uct_c`, `rollouts` random
     rollouts per leaf. A search agent: it reads the game through `act_in_games`."""
 
@@ -49,26 +51,11 @@ class OpenSpielISMCTSAgent:
         self._spec = O.ObservationSpec(self.observation, spec.num_players)
         self._games = {}
 
-    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        raise TypeError(
-            f"{self.name} searches the game itself and cannot act from observations alone: seat it through "
-            "uno-arena, uno-play, uno-web or UnoVectorEnv, which call act_in_games"
-        )
+    def ready(self) -> bool:
+        return self.rules is not None
 
-    def act_in_games(self, state, config, games, observations, action_masks) -> np.ndarray:
-        """One action per game of `games` (engine state `state`, left unchanged; config `config`)."""
-        if self.rules is None:
-            raise RuntimeError(f"{self.name} must be bound to a game first (bind(spec, rules))")
-        state, config = np.asarray(state), np.asarray(config)
-        game = self._game(config)
-        actions = np.empty(len(games), np.int64)
-        for i, g in enumerate(np.asarray(games, np.int64)):
-            legal = np.flatnonzero(action_masks[i])
-            if legal.size == 1:
-                actions[i] = legal[0]
-                continue
-            actions[i] = self._search(game, state[g : g + 1], config, legal)
-        return actions
+    def decide(self, row, config, observation, legal) -> int:
+        return self._search(self._game(np.asarray(config)), row, np.asarray(config), legal)
 
     def _game(self, config) -> U.UnoGame:
         """The python_uno game of the bound rules under this config (episode kind, step limit)."""

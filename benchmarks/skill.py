@@ -8,7 +8,8 @@ Every deal is played once with the agent in each seat (the arena's rotations, `u
 the deals split between `--workers` processes, each on one core (torch and numba single-threaded). Prints
 the agent's win rate with two 95% intervals, by deal (`uno_env.agents.ratings.deal_interval`: the unit the
 rotations make dependent) and Wilson's (every game independent), its fair share, and a search agent's mean
-milliseconds per searched decision (decisions with one legal action are not searched) and per decision.
+milliseconds per searched decision (decisions with one legal action are not searched) and how often it chose
+another action than its rollout policy (`counter`).
 `--json FILE` appends the result as one JSON line. The figures in docs/skill.md come from these commands.
 """
 
@@ -39,7 +40,8 @@ def play_block(agent: str, opponent: str, variant: str, players: int, first_seed
     records = play_games(seated, lineup, variant, games=deals * players, seed=first_seed, batch_size=256, **options)
     searcher = seated["agent"]
     decisions = sum(r.length for r in records) / players  # the agent's share of the decisions, about
-    return (records, getattr(searcher, "searches", 0), getattr(searcher, "search_seconds", 0.0), decisions)
+    searched = (getattr(searcher, "searches", 0), getattr(searcher, "search_seconds", 0.0))
+    return (records, *searched, decisions, getattr(searcher, "overrides", 0))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     searches = sum(block[1] for block in results)
     seconds = sum(block[2] for block in results)
     decisions = sum(block[3] for block in results)
+    overrides = sum(block[4] for block in results)
     wins = sum(1 / len(r.winners) for r in records for seat in r.winners if r.lineup[seat] == "agent")
     games = len(records)
     _, low, high = deal_interval(records, ["agent"])
@@ -77,9 +80,12 @@ def main(argv: list[str] | None = None) -> int:
         "opponent": args.opponent, "deals": args.deals, "games": games, "win_rate": wins / games,
         "deal_interval": [float(low[0]), float(high[0])], "wilson_interval": list(wilson),
         "fair_share": 1 / args.players, "ms_per_searched_decision": 1000 * seconds / max(searches, 1),
-        "ms_per_decision": 1000 * seconds / max(decisions, 1), "seconds": time.perf_counter() - start,
+        "ms_per_decision": 1000 * seconds / max(decisions, 1), "overrides": overrides / max(searches, 1),
+        "seconds": time.perf_counter() - start,
     }  # fmt: skip
     timing = f"; {result['ms_per_searched_decision']:.1f} ms per searched decision" if searches else ""
+    if overrides:
+        timing += f", another action than counter's in {result['overrides']:.1%} of them"
     print(
         f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
         f"against {args.players - 1} {args.opponent}: {wins / games:.1%} [{low[0]:.1%}, {high[0]:.1%}] by deal, "
