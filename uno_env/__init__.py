@@ -33,7 +33,7 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "Game",

@@ -61,7 +61,7 @@ an illegal action with the engine's `IllegalActionError` and leaves the game as 
 **Version history.** The env's version (`uno_v0`) goes up only when its behaviour changes: the rules it
 plays, its observations, actions, rewards or seeding; a new option with a default that keeps the old
 behaviour, a refactor or a faster engine keeps the version. v0: first release (uno-env 0.1.0; unchanged in
-0.2.0).
+0.2.0 and 0.3.0).
 """
 
 from __future__ import annotations
