@@ -12,8 +12,13 @@ IS-MCTS bot does). Actions are chosen by UCB1 with availability counts (an actio
 was legal); an untried action is tried first. Below the root the choice widens progressively: first only the
 rollout policy's own choice, then one more action each time the node's visits pass `widening` * k**2 (k
 actions so far), so that the few visits a deep node gets are not spent trying poor moves, which would make
-every line that leads to more of the seat's own decisions look worse than it is. The action played is the
-root's most visited.
+every line that leads to more of the seat's own decisions look worse than it is.
+
+The root (`root="paired"`, the default) plays every legal action once in each redealt world, with the same
+cards and the same future chance, and keeps the rollout policy's choice unless another action won at least
+`z` standard errors more of the same worlds (a paired comparison: far less noisy than comparing actions
+tried in different worlds). With `root="ucb"` the root is chosen by UCB1 like any node, and its most visited
+action is played.
 
 A Wild Draw Four's challenge is not searched: the redeal is uniform over the hands the seat cannot see, but
 players rarely play a Wild Draw Four they may not, so in redealt worlds most would be guilty and the search
@@ -239,9 +244,9 @@ class ISMCTSAgent(SearchAgent):
 
     `rollout` is "counter" (every seat plays `counter` to the end of the round) or "random"; `others` "model"
     or "search"; `exploration` is UCB1's constant (the results are win rates, 0 to 1); `widening` the visits
-    per squared action below the root (0: every action from the first visit); `max_nodes` caps the tree
-    (default: one node per iteration, or 100,000 with a clock). `seer=True` sees every hand (a bound, not a
-    fair player)."""
+    per squared action below the root (0: every action from the first visit); `root` "paired" (leaving the
+    rollout policy's choice only at `z` standard errors) or "ucb"; `max_nodes` caps the tree (default: one
+    node per iteration, or 100,000 with a clock). `seer=True` sees every hand (a bound, not a fair player)."""
 
     observation = "knowledge"
 
