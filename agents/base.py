@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -43,6 +44,11 @@ class SearchAgent:
 
     def decide(self, row: np.ndarray, config: np.ndarray, observation: np.ndarray, legal: np.ndarray) -> int:
         raise NotImplementedError
+
+    def decision_seed(self, row: np.ndarray, observation: np.ndarray) -> int:
+        """A decision's seed, from the agent's `seed` and what the seat sees (its observation and the decision
+        count): the same choice in any batch, and in any world the seat cannot tell apart."""
+        return (self.seed * 0x9E3779B1 + zlib.crc32(observation.tobytes()) * 0x85EBCA77 + int(row[0]["steps"])) % 2**63
 
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         raise TypeError(

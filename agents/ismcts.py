@@ -38,7 +38,6 @@ worlds its seat cannot tell apart.
 from __future__ import annotations
 
 import time
-import zlib
 
 import numpy as np
 from numba import njit
@@ -129,15 +128,16 @@ def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widen
         seat = world[0].seat
         O.observe_one(world, cfg, 0, seat, level, off, obs[0], mask[0])
         legal = np.flatnonzero(mask[0])
+        forced_here = depth == 0 and forced >= 0  # the root's action is given: play it whatever the phase
         policy_move = (model_others and seat != me) or world[0].phase == E.CHALLENGE_PHASE
-        if legal.shape[0] == 1 or (policy_move and depth + (forced < 0) > 0):
+        if legal.shape[0] == 1 or (policy_move and not forced_here):
             if legal.shape[0] > 1:  # another seat played by its model, or a challenge: the rollout policy
                 _choose(world, cfg, level, off, obs, mask, rng, points, counts, params, act, rollout)
             else:
                 act[0] = legal[0]
             E.apply_actions(world, cfg, act)
             continue
-        if depth == 0 and forced >= 0:
+        if forced_here:
             node, choice = root_node, forced
         else:
             node, added = _find_or_add(keys, slots, _node_key(obs[0], seat, world[0].steps), count, capacity)
@@ -325,24 +325,21 @@ class ISMCTSAgent(SearchAgent):
         """A Wild Draw Four's challenge by the rollout policy (see the module docstring); anything else searched."""
         if row[0]["phase"] == E.CHALLENGE_PHASE:
             return self._policy_choice(row, config, observation)
-        return self._search_one(row, config, observation)
+        return self._search_one(row, config, observation, legal)
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""
         spec, counter = self.spec, self._counter
         obs = np.zeros((1, spec.size), np.int8)
         mask = np.zeros((1, A.NUM_ACTIONS), np.int8)
-        rng = np.random.default_rng(self._decision_seed(root, seen))
+        rng = np.random.default_rng(self.decision_seed(root, seen))
         return int(_choose(root, config, spec.index, spec.offsets, obs, mask, rng, counter._points, counter._counts,
                            counter.kernel_params(), np.zeros(1, np.int64), ROLLOUTS.index(self.rollout)))  # fmt: skip
 
-    def _decision_seed(self, root, seen) -> int:
-        """Seeded by what the seat sees: the same choice in any batch, and in any world it cannot tell apart."""
-        return (self.seed * 0x9E3779B1 + zlib.crc32(seen.tobytes()) * 0x85EBCA77 + int(root[0]["steps"])) % 2**63
-
-    def _search_one(self, root, config, seen) -> int:
-        """The most visited action at the root after the budget."""
-        seed = self._decision_seed(root, seen)
+    def _search_one(self, root, config, seen, legal) -> int:
+        """The action the search chooses among `legal` after the budget (see the module docstring: the paired
+        root's rule, or the most visited)."""
+        seed = self.decision_seed(root, seen)
         rng = np.random.default_rng(seed)
         self._keys[:] = 0
         self._visits[:] = 0
@@ -376,8 +373,6 @@ class ISMCTSAgent(SearchAgent):
         self.searches += 1
         self.searched_iterations += int(done[0])
         self.search_seconds += time.perf_counter() - start
-        O.observe_one(root, config, 0, root[0]["seat"], spec.index, spec.offsets, obs[0], mask[0])
-        legal = np.flatnonzero(mask[0])
         if paired:  # another action than the policy's only where it won clearly more of the same worlds
             worlds = max(int(done[2]), 1)
             mean = diff[legal] / worlds

@@ -15,12 +15,9 @@ legal action uniformly at random, counts it in `fallbacks` and warns once.
 from __future__ import annotations
 
 import warnings
-import zlib
 
 import numpy as np
 
-from uno_env import actions as A
-from uno_env import observation as O
 from uno_env import openspiel as U
 
 from .base import SearchAgent
@@ -48,14 +45,13 @@ class OpenSpielISMCTSAgent(SearchAgent):
     def bind(self, spec, rules) -> None:
         """The game it plays (`uno_env.agents.base.bind`): the rule set and player count of its python_uno game."""
         self.rules, self.num_players = rules, spec.num_players
-        self._spec = O.ObservationSpec(self.observation, spec.num_players)
         self._games = {}
 
     def ready(self) -> bool:
         return self.rules is not None
 
     def decide(self, row, config, observation, legal) -> int:
-        return self._search(self._game(np.asarray(config)), row, np.asarray(config), legal)
+        return self._search(self._game(np.asarray(config)), row, observation, legal)
 
     def _game(self, config) -> U.UnoGame:
         """The python_uno game of the bound rules under this config (episode kind, step limit)."""
@@ -69,15 +65,10 @@ class OpenSpielISMCTSAgent(SearchAgent):
             self._games[key] = game
         return self._games[key]
 
-    def _search(self, game: U.UnoGame, row: np.ndarray, config, legal: np.ndarray) -> int:
+    def _search(self, game: U.UnoGame, row: np.ndarray, observation: np.ndarray, legal: np.ndarray) -> int:
         from open_spiel.python.algorithms import ismcts, mcts
 
-        spec = self._spec
-        seen = np.zeros(spec.size, np.int8)
-        mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        O.observe_one(row, config, 0, int(row[0]["seat"]), spec.index, spec.offsets, seen, mask)
-        seed = (self.seed * 0x9E3779B1 + zlib.crc32(seen.tobytes()) * 0x85EBCA77 + int(row[0]["steps"])) % 2**32
-        rng = np.random.RandomState(seed)
+        rng = np.random.RandomState(self.decision_seed(row, observation) % 2**32)
         state = game.new_state_from_engine(row)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=rng)
         bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.iterations, random_state=rng)
