@@ -280,8 +280,11 @@ class ISMCTSAgent(SearchAgent):
             raise ValueError(f"others must be one of {', '.join(OTHERS)}, got {others!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
-        if not (isinstance(exploration, int | float) and exploration >= 0):
-            raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        for name, value in (("exploration", exploration), ("widening", widening), ("z", z)):
+            if isinstance(value, bool) or not (isinstance(value, int | float) and value >= 0):
+                raise ValueError(f"{name} must be a number >= 0, got {value!r}")
+        if max_nodes is not None and (type(max_nodes) is not int or max_nodes < 1):
+            raise ValueError(f"max_nodes must be a positive int, got {max_nodes!r}")
         self.seed = 0 if seed is None else int(seed)
         self.iterations = iterations
         self.milliseconds = milliseconds

@@ -113,6 +113,11 @@ def test_names_settings_and_clear_errors():
         ISMCTSAgent(iterations=10, milliseconds=5)
     with pytest.raises(ValueError, match="rollout must be one of counter, random"):
         ISMCTSAgent(rollout="greedy")
+    for setting in ({"widening": -1}, {"z": "2"}, {"exploration": True}):
+        with pytest.raises(ValueError, match=f"{next(iter(setting))} must be a number >= 0"):
+            ISMCTSAgent(**setting)
+    with pytest.raises(ValueError, match="max_nodes must be a positive int"):
+        ISMCTSAgent(max_nodes=0)
     with pytest.raises(TypeError, match="cannot act from observations alone"):
         ISMCTSAgent().act(np.zeros((1, 4), np.int8), np.ones((1, 77), np.int8))
 
