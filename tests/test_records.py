@@ -37,7 +37,7 @@ from uno_env.records import (
     save_record,
 )
 from uno_env.render import table_view
-from uno_env.replay import Replay, replay, replay_data, replay_html, replay_steps, static_asset
+from uno_env.replay import Replay, replay, replay_data, replay_html, replay_steps, static_asset, view_frames
 
 DATA = re.compile(r'<script type="application/json" id="uno-replay-data">(.*?)</script>', re.S)
 
@@ -366,18 +366,28 @@ def test_the_html_replay_embeds_every_step_and_hides_what_each_seat_cannot_see(n
     record = narwhal_record
     page = replay_html(record)
     data = embedded(page)
-    assert len(data["steps"]) == len(record["actions"]) + 1
     assert [v["key"] for v in data["viewers"]] == ["all", "0", "1", "2"]
-    assert [step["action"] for step in data["steps"][1:]] == [
+    spectator = view_frames(data, "all")
+    assert len(spectator) == len(record["actions"]) + 1
+    assert [step["action"] for step, _ in spectator[1:]] == [
         Game("unocorns", 3).action_names[a] for a in record["actions"]
     ]
+    games = [(game.describe(), table_view(game, None), [table_view(game, seat) for seat in range(3)])
+             for game in map(Game.copy, replay_steps(record))]  # fmt: skip
     saw_foreheads = False
-    for index, (step, game) in enumerate(zip(data["steps"], replay_steps(record), strict=True)):
-        d = game.describe()
-        assert step["views"]["all"]["seats"][0]["hand"] == d["hands"][0]
-        for seat in range(3):
-            view = step["views"][str(seat)]
-            assert view["viewer"] == seat
+    for (_, view), (d, expected, _) in zip(spectator, games, strict=True):
+        assert view["seats"][0]["hand"] == d["hands"][0]
+        del expected["variant"], expected["players"]
+        assert view == expected
+    for seat in range(3):
+        frames = view_frames(data, str(seat))
+        moments = [index for index in range(len(games)) if index not in data["views"][str(seat)]["skipped"]]
+        assert len(frames) == len(moments)
+        for (step, view), index in zip(frames, moments, strict=True):
+            d, _, seat_views = games[index]
+            expected = seat_views[seat]  # the views are table_view's, as they are
+            del expected["variant"], expected["players"]
+            assert view == expected and view["viewer"] == seat
             for other in view["seats"]:
                 if other["seat"] != seat:
                     assert other["hand"] is None and other["foreheads"] == d["foreheads"][other["seat"]]
@@ -385,10 +395,8 @@ def test_the_html_replay_embeds_every_step_and_hides_what_each_seat_cannot_see(n
                     assert other["hand"] == d["hands"][seat]
                     assert other["foreheads"] == [None] * len(d["foreheads"][seat])
                     saw_foreheads |= bool(d["foreheads"][seat])
-            if index % 10 == 0:  # the views are table_view's, as they are
-                expected = table_view(game, seat)
-                del expected["variant"], expected["players"]
-                assert view == expected
+            if step.get("by") not in (None, seat):
+                assert "details" not in step  # another seat's details are its own
     assert saw_foreheads, "the game should have put forehead cards on someone"
     assert data["seats"][1]["agent"] == "</script><script>alert('x')</script>"  # intact, as data
     assert "</script><script>alert" not in page  # and never as markup
@@ -409,7 +417,7 @@ def test_the_replay_page_is_self_contained_and_shows_in_a_notebook(narwhal_recor
                          frame)  # fmt: skip
     assert match and html.unescape(match.group(1)) == page
     spectator_only = replay_data(narwhal_record, viewers=[None])
-    assert [list(step["views"]) for step in spectator_only["steps"][:2]] == [["all"], ["all"]]
+    assert list(spectator_only["views"]) == ["all"] and "skipped" not in spectator_only["views"]["all"]
     with pytest.raises(ValueError, match="viewers must be seats from 0 to 2"):
         replay_data(narwhal_record, viewers=[3])
 
@@ -432,7 +440,7 @@ def test_the_page_runs_in_a_browser_and_opens_at_the_step_and_view_of_its_addres
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     dom = DATA.sub("", run.stdout)
-    last = len(narwhal_record["actions"])
+    last = len(replay_data(narwhal_record)["views"]["1"]["steps"]) - 1  # seat 1's own moments
     assert f"decision 5 / {last}" in dom, run.stderr[-2000:]
     assert dom.count('class="uno-seat uno-you') == 1 and 'class="uno-card uno-card-' in dom
     assert "Decision 5: player_" in dom

@@ -58,10 +58,24 @@ module's `serialize_game_and_state` / `deserialize_game_and_state` keep the whol
 included) and a game's place in its seed sequence, so a copy goes on exactly as the original.
 `pyspiel.serialize_game_and_state` (and so `random_sim_test(serialize=True)`) cannot work: for a sampled
 stochastic game it calls `Game::GetRNGState`, which pyspiel does not let a Python game override.
+
+**State text.** `state.serialize()` is data: JSON with the game's parameters (all but `rng_seed`, which only picks
+new deals), the history as [player, action] pairs, every field of the engine state as integer lists, the
+episode's seed, each seat's recall digest (hex) and the count of redeals. `game.deserialize_state(text)` reads it
+with `json` only and checks every field (shape, range, the engine's invariants, a history no longer than the
+episode's decisions) before anything is built; a text of a game with other parameters, or a malformed one, gets a
+one-line ValueError. Never pass untrusted text to OpenSpiel's own `pyspiel.deserialize_game_and_state`: for any
+Python game, OpenSpiel's C++ unpickles the state's `__dict__` there, before python_uno can refuse it.
+
+**Parameters from outside.** `pyspiel.load_game` converts each value in C++ first, so an int outside a C++ int
+(e.g. `max_steps=2**31`) gets pybind11's cast error there; `load_game` (and `make_game`) check every value first
+(`check_parameters`) and say in one line what is allowed.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from typing import Any
 
 import numpy as np
@@ -69,10 +83,11 @@ import pyspiel
 from numba import njit
 
 from . import actions as A
+from . import cards as C
 from . import engine as E
 from . import observation as O
 from . import rewards as R
-from .game import DEFAULT_MAX_STEPS, GameBatch
+from .game import DEFAULT_MAX_STEPS, INVARIANT_MESSAGES, MAX_STEPS_LIMIT, GameBatch
 from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PRESETS, RuleSet, make_rules
 
 GAME_NAME = "python_uno"
@@ -81,6 +96,7 @@ PRESET_INT = -1  # an int option: the preset's own value
 PRESET_RATE = -1.0  # a rate option: the preset's own value
 RECALL_LEVEL = "knowledge"  # what a seat's information state folds in at every step
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+CPP_INT = 2**31  # pyspiel holds an int parameter in a C++ int: from -2**31 to 2**31 - 1
 
 
 def _varies(option) -> bool:
@@ -191,9 +207,51 @@ def parameters_of(rules: RuleSet, players: int, episode: str = "round", max_step
     return params
 
 
+def check_parameters(params: dict[str, Any] | None) -> dict[str, Any]:
+    """`params` completed with the defaults, every name known and every value of its parameter's type and in the
+    range pyspiel can hold (an int parameter is a C++ int, below 2**31: `rng_seed` too; deal from a larger seed
+    with `game.new_initial_state(seed)`); a one-line ValueError otherwise, where pyspiel would raise pybind11's
+    cast error. The engine checks the rest (`make_rules`, `GameBatch`)."""
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise ValueError(f"python_uno parameters must be a dict of name -> value, got {type(params).__name__}")
+    unknown = sorted(map(str, set(params) - set(PARAMETERS)))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; the parameters are {', '.join(PARAMETERS)}")
+    for name, value in params.items():
+        default = PARAMETERS[name]
+        if isinstance(default, bool):
+            ok, allowed = isinstance(value, (bool, np.bool_)), "True or False"
+        elif isinstance(default, int):
+            ranges = {"players": (MIN_PLAYERS, MAX_PLAYERS), "max_steps": (1, MAX_STEPS_LIMIT)}
+            low, high = ranges.get(name, (-CPP_INT, CPP_INT - 1))
+            if name == "rng_seed":
+                low = 0
+            allowed = f"an int from {low} to {high}"
+            ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool) and low <= value <= high
+        elif isinstance(default, float):
+            allowed = "a finite float (write 1.0, not 1)"
+            ok = isinstance(value, (float, np.floating)) and math.isfinite(value)
+        else:
+            ok, allowed = isinstance(value, str), "a string"
+        if not ok:
+            shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+            raise ValueError(f"python_uno parameter {name} must be {allowed}, got {shown} ({type(value).__name__})")
+    return {**PARAMETERS, **params}
+
+
+def load_game(params: dict[str, Any] | None = None, **more: Any) -> UnoGame:
+    """`pyspiel.load_game("python_uno", params)` with every value checked first (`check_parameters`): an int out of
+    a C++ int's range gets a one-line ValueError, where pyspiel's own call raises pybind11's cast error."""
+    params = {**(params or {}), **more}
+    check_parameters(params)
+    return pyspiel.load_game(GAME_NAME, params)
+
+
 def make_game(rules: RuleSet, players: int, episode: str = "round", max_steps: int = DEFAULT_MAX_STEPS):
     """The `python_uno` game of a rule set (loaded through pyspiel from `parameters_of`)."""
-    game = pyspiel.load_game(GAME_NAME, parameters_of(rules, players, episode, max_steps))
+    game = load_game(parameters_of(rules, players, episode, max_steps))
     if game.rules != rules:
         raise ValueError(f"python_uno parameters {game} give another rule set than {rules}")
     return game
@@ -308,10 +366,7 @@ class UnoGame(pyspiel.Game):
     """`python_uno`: the engine's UNO for OpenSpiel (see the module docstring). `rules` is its RuleSet."""
 
     def __init__(self, params: dict[str, Any] | None = None):
-        params = {**PARAMETERS, **(params or {})}
-        unknown = sorted(set(params) - set(PARAMETERS))
-        if unknown:
-            raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; the parameters are {', '.join(PARAMETERS)}")
+        params = check_parameters(params)
         self.rules = rules_of(params)
         self.episode = params["episode"]
         self._template = GameBatch(
@@ -321,10 +376,7 @@ class UnoGame(pyspiel.Game):
         self.max_steps = int(self._template.config["max_steps"][0])
         self.config_array = self._template.config_array
         self.action_names = self._template.action_names
-        seed = params["rng_seed"]
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise ValueError(f"rng_seed must be an int from 0 to 2**64 - 1, got {seed!r}")
-        self._next_seed = seed
+        self._next_seed = int(params["rng_seed"])
         self._recall = _spec(RECALL_LEVEL, self.players)
         info = pyspiel.GameInfo(
             num_distinct_actions=A.NUM_ACTIONS,
@@ -358,6 +410,26 @@ class UnoGame(pyspiel.Game):
         batch = self._template.copy()
         batch.state_array[:] = np.asarray(engine_state).reshape(1)
         state._core.start(batch)
+        return state
+
+    def deserialize_state(self, text: str) -> UnoState:
+        """The state `UnoState.serialize()` wrote, read as data (JSON, every field checked: see State text); a
+        one-line ValueError refuses a malformed text or one of a game with other parameters."""
+        fields = _read_state_text(text, self)
+        state = UnoState(self)
+        batch = self._template.copy()
+        batch.state_array[:] = fields["engine"]
+        batch.episode_seeds[0] = np.uint64(fields["episode_seed"])
+        core = state._core
+        core.start(batch, fields["recall"], fields["redeals"])
+        core.restoring = True
+        try:  # pyspiel keeps the history in C++: give it back step by step (nothing is applied)
+            for player, action in fields["history"]:
+                core.player = player
+                state.apply_action(action)
+        finally:
+            core.restoring = False
+        core.changed(_legal_of(batch.state_array, batch.config_array, core.buffer))
         return state
 
     def _claim_seed(self) -> int:
@@ -404,17 +476,23 @@ class _Core:
             self.start(batch)
         return self.batch
 
-    def start(self, batch: GameBatch) -> None:
-        """Play `batch` from here: every seat's recall starts at its current state."""
+    def start(self, batch: GameBatch, digests: np.ndarray | None = None, redeals: int = 0) -> None:
+        """Play `batch` from here: every seat's recall starts at its current state, or goes on from `digests`
+        (a state read back from its text)."""
         self.batch = batch
         recall = self.game._recall
         self.players = batch.num_players
         self.recall = (recall.index, recall.offsets, _padded(recall.size))
         self.digests = np.zeros((self.players, 2), np.uint64)
         self.buffer = np.zeros(A.NUM_ACTIONS, np.int64)
-        self.redeals = 0
+        self.redeals = redeals
+        self.restoring = False  # while `deserialize_state` gives pyspiel the history back: no step is applied
         self.bind()
-        self.changed(_begin(batch.state_array, batch.config_array, *self.recall, self.digests, self.buffer))
+        if digests is None:
+            self.changed(_begin(batch.state_array, batch.config_array, *self.recall, self.digests, self.buffer))
+        else:
+            self.digests[:] = digests
+            self.changed(_legal_of(batch.state_array, batch.config_array, self.buffer))
 
     def bind(self) -> None:
         """Views of the batch's seat and done fields (made again for a copy)."""
@@ -466,6 +544,25 @@ class UnoState(pyspiel.State):
         """Pickled as its game and `serialize()` (see `serialize_game_and_state`)."""
         return _load_state, (self.get_game(), self.serialize())
 
+    def serialize(self) -> str:
+        """This state as JSON text (data only; see State text): `game.deserialize_state` reads it back exactly."""
+        core = self._core
+        batch = core.ready()
+        engine_state = batch.state_array[0]
+        return json.dumps(
+            {
+                "format": STATE_FORMAT,
+                "version": STATE_VERSION,
+                "game": _defining(self.get_game().get_parameters()),
+                "history": [[int(step.player), int(step.action)] for step in self.full_history()],
+                "episode_seed": int(batch.episode_seeds[0]),
+                "engine": {name: engine_state[name].tolist() for name in E.STATE_DTYPE.names},
+                "recall": [f"{int(a):016x}{int(b):016x}" for a, b in core.digests],
+                "redeals": core.redeals,
+            },
+            separators=(",", ":"),
+        )
+
     def __deepcopy__(self, memo) -> UnoState:
         return self.clone()
 
@@ -484,6 +581,8 @@ class UnoState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         core = self._core
+        if core.restoring:  # pyspiel records the step in its history; the engine state is already there
+            return
         batch = core.ready()
         legal = _step(batch.state_array, batch.config_array, action, *core.recall, core.digests, core.buffer)
         if legal < 0:
@@ -581,6 +680,10 @@ class UnoState(pyspiel.State):
 # ------------------------------------------------------------------------------------- serialization
 
 _META = "# python_uno game and state (uno_env.openspiel.serialize_game_and_state)"
+STATE_FORMAT = "python_uno-state"
+STATE_VERSION = 1
+_INT16, _INT32 = 2**15 - 1, 2**31 - 1
+_TEXT = "python_uno state text"  # how its errors begin
 
 
 def serialize_game_and_state(game: UnoGame, state: UnoState) -> str:
@@ -590,16 +693,189 @@ def serialize_game_and_state(game: UnoGame, state: UnoState) -> str:
 
 
 def deserialize_game_and_state(text: str) -> tuple[UnoGame, UnoState]:
-    """The (game, state) pair `serialize_game_and_state` wrote."""
+    """The (game, state) pair `serialize_game_and_state` wrote, read as data: the game's parameters are parsed
+    here by their types (never by pyspiel's game-string parser) and the state as `UnoGame.deserialize_state`."""
+    form = "not a python_uno game and state written by serialize_game_and_state"
+    if not isinstance(text, str):
+        raise ValueError(f"{form}: a str is needed, got {type(text).__name__}")
     head, _, state_text = text.partition("\n[State]\n")
-    lines = head.split("\n")
+    lines = head.split("\n", 5)
     if len(lines) != 5 or lines[:2] != [_META, "[Game]"] or lines[3] != "[GameRNGState]" or not state_text:
-        raise ValueError("not a python_uno game and state written by serialize_game_and_state")
-    game = _load_game(lines[2], int(lines[4]))
+        raise ValueError(f"{form}: it must be {_META!r}, [Game], the game, [GameRNGState], a seed, [State], the state")
+    seed = lines[4]
+    if not (seed.isascii() and seed.isdigit() and len(seed) <= 20 and int(seed) < 2**64):
+        raise ValueError(f"{form}: [GameRNGState] must be a seed from 0 to 2**64 - 1, got {_short(seed)}")
+    game = load_game(_game_parameters(lines[2]))
+    game._next_seed = int(seed)
     return game, game.deserialize_state(state_text)
 
 
+def _short(value: Any) -> str:
+    """repr(value), cut to one short line for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _game_parameters(line: str) -> dict[str, Any]:
+    """The parameters of a game string `python_uno(name=value,...)` as pyspiel writes it, each value read by its
+    parameter's type (a one-line ValueError for anything else)."""
+    form = f"the [Game] line must be {GAME_NAME}(name=value,...) as str(game) writes it"
+    if not (line.startswith(GAME_NAME + "(") and line.endswith(")")) or len(line) > 10_000:
+        raise ValueError(f"{form}, got {_short(line)}")
+    params: dict[str, Any] = {}
+    inner = line[len(GAME_NAME) + 1 : -1]
+    for item in inner.split(",") if inner else []:
+        name, equals, value = item.partition("=")
+        if not equals or name not in PARAMETERS or name in params:
+            raise ValueError(f"{form}: {_short(item)} is not one of its parameters as name=value")
+        default = PARAMETERS[name]
+        if isinstance(default, bool):
+            if value not in ("True", "False"):
+                raise ValueError(f"{form}: {name} must be True or False, got {_short(value)}")
+            params[name] = value == "True"
+        elif isinstance(default, int):
+            digits = value[1:] if value.startswith("-") else value
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 10):
+                raise ValueError(f"{form}: {name} must be an int, got {_short(value)}")
+            params[name] = int(value)
+        elif isinstance(default, float):
+            try:
+                params[name] = float(value) if len(value) <= 40 else None
+            except ValueError:
+                params[name] = None
+            if params[name] is None:
+                raise ValueError(f"{form}: {name} must be a float, got {_short(value)}")
+        else:
+            params[name] = value
+    return params
+
+
+def _defining(params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters that make a game's states what they are (all but `rng_seed`, which picks new deals only)."""
+    return {name: params[name] for name in sorted(params) if name != "rng_seed"}
+
+
+def _field_ranges(game: UnoGame) -> dict[str, tuple[int, int]]:
+    """The values each engine state field may hold under `game` (an index the compiled code reads unchecked stays
+    inside its array): the first check of a state read from text, before the engine's own (`check_game`)."""
+    n, colors = game.players, len(game.rules.colors)
+    seat, seat_or_none, color = (0, n - 1), (-1, n - 1), (-1, colors - 1)
+    flag, kind, pile = (0, 1), (0, C.NUM_KINDS - 1), (0, E.MAX_DECK)
+    return {
+        "rng": (0, 2**64 - 1), "steps": (0, game.max_steps), "round_points": (0, _INT32), "phase": (0, A.PHASE_OVER),
+        "seat": seat, "direction": (-1, 1), "color": color, "dealer": seat, "drawn_kind": (-1, C.NUM_KINDS - 1),
+        "effect": (0, E.EFFECT_FACE), "color_then": flag, "w4_player": seat_or_none, "w4_prev_color": color,
+        "w4_guilty": flag, "uno_due": flag, "done": flag, "truncated": flag, "round_winner": seat_or_none,
+        "effect_amount": pile, "pending_draw": (0, _INT16), "draw_len": pile, "discard_len": pile, "fh_len": pile,
+        "rounds": (0, _INT16), "draw_pile": kind, "discard": kind, "fh_card": kind, "fh_seat": seat,
+        "fh_wrong": (0, 2**colors - 1), "hand": (0, 127), "face": flag, "last_action": (-1, A.NUM_ACTIONS - 1),
+        "known": (0, 127), "scores": (0, _INT32), "winners": flag,
+    }  # fmt: skip
+
+
+def _flat_ints(value: Any, shape: tuple[int, ...], where: str) -> list[int]:
+    """The ints of nested lists of exactly `shape` (an int for shape ()), flattened."""
+    if not shape:
+        if type(value) is not int:
+            raise ValueError(f"{where} must be an int, got {_short(value)}")
+        return [value]
+    if not isinstance(value, list) or len(value) != shape[0]:
+        got = f"a list of {len(value)}" if isinstance(value, list) else type(value).__name__
+        raise ValueError(f"{where} must be a list of {shape[0]}, got {got}")
+    out: list[int] = []
+    for i, item in enumerate(value):
+        out.extend(_flat_ints(item, shape[1:], f"{where}[{i}]"))
+    return out
+
+
+def _engine_array(data: Any, game: UnoGame) -> np.ndarray:
+    """A (1,) engine state from the text's `engine` dict: every field of its shape, in its range, then the engine's
+    invariants (every card in one place, a legal action for the deciding seat, ...)."""
+    names = E.STATE_DTYPE.names
+    if not isinstance(data, dict) or set(data) != set(names):
+        got = sorted(map(str, data))[:5] if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"python_uno state text: 'engine' must hold exactly the fields {', '.join(names)}, got {got}")
+    ranges = _field_ranges(game)
+    array = np.zeros(1, E.STATE_DTYPE)
+    for name in names:
+        where = f"python_uno state text: engine.{name}"
+        field_type = E.STATE_DTYPE.fields[name][0]
+        values = _flat_ints(data[name], field_type.shape, where)
+        low, high = ranges[name]
+        bad = [v for v in values if not low <= v <= high]
+        if bad or (name == "direction" and values[0] == 0):
+            raise ValueError(f"{where} must hold ints from {low} to {high}, got {_short(bad[0] if bad else 0)}")
+        array[0][name] = np.array(values, dtype=field_type.base).reshape(field_type.shape)
+    code = E.check_one(array, game.config_array, 0)
+    if code != E.OK:
+        raise ValueError(f"python_uno state text: its engine state is not a game's: {INVARIANT_MESSAGES[code]}")
+    return array
+
+
+def _read_state_text(text: Any, game: UnoGame) -> dict[str, Any]:
+    """The checked fields of a state text (`UnoState.serialize`) for `game`; a one-line ValueError names the first
+    thing wrong. JSON only: nothing in it is unpickled, evaluated or imported."""
+    form = f"not a python_uno state text (JSON with format {STATE_FORMAT!r}, written by state.serialize())"
+    if not isinstance(text, str):
+        raise ValueError(f"{form}: a str is needed, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{form}: JSON nested too deeply") from None
+    except ValueError as error:  # JSONDecodeError, or an int of more digits than Python reads
+        raise ValueError(f"{form}: {str(error).splitlines()[0]}") from None
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise ValueError(form)
+    keys = {"format", "version", "game", "history", "episode_seed", "engine", "recall", "redeals"}
+    if data.get("version") != STATE_VERSION or type(data.get("version")) is not int:
+        raise ValueError(f"python_uno state text: version must be {STATE_VERSION}, got {_short(data.get('version'))}")
+    if set(data) != keys:
+        raise ValueError(f"python_uno state text: it must hold exactly the keys {', '.join(sorted(keys))}")
+    expected = _defining(game.get_parameters())
+    params = data["game"]
+    if params != expected or not isinstance(params, dict):
+        if not isinstance(params, dict):
+            raise ValueError(f"python_uno state text: 'game' must be a dict of parameters, got {_short(params)}")
+        differ = [name for name in sorted(set(params) | set(expected)) if params.get(name) != expected.get(name)]
+        shown = ", ".join(
+            f"{name}={_short(params.get(name))} (this game: {expected.get(name)!r})" for name in differ[:4]
+        )
+        raise ValueError(f"python_uno state text of another game: {shown}")
+    engine = _engine_array(data["engine"], game)
+    history = data["history"]
+    steps = int(engine[0]["steps"])
+    if not isinstance(history, list) or len(history) > steps:
+        raise ValueError(f"python_uno state text: 'history' must be a list of at most {steps} [player, action] steps")
+    for i, step in enumerate(history):
+        if (
+            not isinstance(step, list)
+            or len(step) != 2
+            or any(type(x) is not int for x in step)
+            or not 0 <= step[0] < game.players
+            or not 0 <= step[1] < A.NUM_ACTIONS
+        ):
+            raise ValueError(
+                f"python_uno state text: history[{i}] must be [player 0 to {game.players - 1}, action 0 to "
+                f"{A.NUM_ACTIONS - 1}], got {_short(step)}"
+            )
+    seed, redeals, recall = data["episode_seed"], data["redeals"], data["recall"]
+    if type(seed) is not int or not 0 <= seed < 2**64:
+        raise ValueError(f"{_TEXT}: 'episode_seed' must be an int from 0 to 2**64 - 1, got {_short(seed)}")
+    if type(redeals) is not int or not 0 <= redeals < 2**63:
+        raise ValueError(f"{_TEXT}: 'redeals' must be an int from 0 to 2**63 - 1, got {_short(redeals)}")
+    hex_digits = set("0123456789abcdef")
+    if (
+        not isinstance(recall, list)
+        or len(recall) != game.players
+        or not all(isinstance(x, str) and len(x) == 32 and set(x) <= hex_digits for x in recall)
+    ):
+        raise ValueError(f"{_TEXT}: 'recall' must be {game.players} strings of 32 hex digits (one a seat)")
+    digests = np.array([[int(x[:16], 16), int(x[16:], 16)] for x in recall], np.uint64)
+    return {"engine": engine, "history": history, "episode_seed": seed, "redeals": redeals, "recall": digests}
+
+
 def _load_game(game_string: str, next_seed: int) -> UnoGame:
+    """A pickled game (pickles are trusted by whoever loads them): its string and its seed sequence's position."""
     game = pyspiel.load_game(game_string)
     game._next_seed = next_seed
     return game

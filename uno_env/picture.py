@@ -32,6 +32,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from . import actions as A
 from . import cards as C
+from .records import write_atomic
 from .render import table_view
 
 WIDTH, HEIGHT = 960, 640
@@ -455,7 +456,11 @@ def save_animation(frames: Sequence[np.ndarray], path: str | Path, fps: float = 
     suffix = path.suffix.lower()
     if suffix == ".gif":
         images = [Image.fromarray(a, "RGB") for a in arrays]
-        images[0].save(path, save_all=True, append_images=images[1:], duration=round(1000 / fps), loop=0)
+
+        def write(temporary: str) -> None:
+            images[0].save(
+                temporary, format="GIF", save_all=True, append_images=images[1:], duration=round(1000 / fps), loop=0
+            )
     elif suffix == ".mp4":
         try:
             import imageio_ffmpeg
@@ -463,11 +468,13 @@ def save_animation(frames: Sequence[np.ndarray], path: str | Path, fps: float = 
             raise ImportError(
                 "writing an .mp4 needs the imageio-ffmpeg package: pip install imageio-ffmpeg (or save a .gif)"
             ) from error
-        writer = imageio_ffmpeg.write_frames(str(path), (shape[1], shape[0]), fps=fps)
-        writer.send(None)
-        for a in arrays:
-            writer.send(a.tobytes())
-        writer.close()
+
+        def write(temporary: str) -> None:
+            writer = imageio_ffmpeg.write_frames(temporary, (shape[1], shape[0]), fps=fps)
+            writer.send(None)
+            for a in arrays:
+                writer.send(a.tobytes())
+            writer.close()
     else:
         raise ValueError(f"save_animation writes .gif or .mp4 files, got {str(path)!r}")
-    return path
+    return write_atomic(path, write)  # a failed save leaves the old file whole

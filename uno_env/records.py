@@ -37,7 +37,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Sequence
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,11 @@ FORMAT = "uno-env-record"
 VERSION = 1
 EPISODES = ("round", "match")
 MAX_STEPS_LIMIT = 2**31 - 1  # the engine counts decisions in an int32 (as `uno_env.game`)
+#: the most actions a record holds: random play's longest games (128 of each preset, 2 and 10 players) took 7,672
+#: decisions for a round and 26,410 for a 2-player match to 500; a game cut off at the default max_steps takes
+#: 10,000. A record of 100,000 actions is about 600 KB of JSON.
+MAX_RECORD_ACTIONS = 100_000
+MAX_DEPTH = 32  # how deeply `details` and `meta` may nest lists and dicts
 SEED_LIMIT = 2**64
 DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")
 RESULT_KEYS = ("scores", "winners", "done", "truncated")
@@ -71,6 +79,8 @@ class RecordError(ValueError):
 
 
 def _kind(value: Any) -> str:
+    if isinstance(value, _LongNumber):
+        return f"more than Python's {_digit_limit()}"
     return "null" if value is None else type(value).__name__
 
 
@@ -78,12 +88,42 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+class _LongNumber:
+    """A JSON number of more digits than Python reads as an int (`sys.get_int_max_str_digits`): kept as its length
+    so that the check of its field refuses it by name."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _parse_int(text: str) -> int | _LongNumber:
+    limit = sys.get_int_max_str_digits()
+    return _LongNumber(len(text)) if limit and len(text.lstrip("-")) > limit else int(text)
+
+
+def _check_text(value: str, where: str) -> str:
+    """Refuse a string that is not Unicode text (a lone surrogate such as "\\ud800": valid JSON, but no UTF-8
+    file can hold it)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise RecordError(
+            f"{where} must be Unicode text, got a lone surrogate {value[error.start]!r} at character {error.start}"
+        ) from None
+    return value
+
+
 def _plain(value: Any, where: str, depth: int = 0) -> Any:
     """`value` as JSON data (dicts with string keys, lists, strings, ints, finite floats, bools, None); numpy
     scalars and arrays and tuples are converted; anything else is refused."""
-    if depth > 32:
-        raise RecordError(f"{where} is nested too deeply")
-    if value is None or isinstance(value, (bool, str)):
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{where} is nested too deeply (at most {MAX_DEPTH} levels)")
+    if isinstance(value, str):
+        return _check_text(value, where)
+    if value is None or isinstance(value, bool):
         return value
     if _is_int(value):
         return int(value)
@@ -96,6 +136,7 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise RecordError(f"{where} must have string keys, got {key!r}")
+            _check_text(key, f"a key of {where}")
             out[key] = _plain(item, f"{where}[{key!r}]", depth + 1)
         return out
     if isinstance(value, (list, tuple)):
@@ -108,9 +149,12 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
 
 def _check_json(value: Any, where: str, depth: int = 0) -> None:
     """Refuse anything in `value` that is not JSON data as `json.loads` makes it."""
-    if depth > 32:
-        raise RecordError(f"{where} is nested too deeply")
-    if value is None or isinstance(value, (bool, str)) or _is_int(value):
+    if depth > MAX_DEPTH:
+        raise RecordError(f"{where} is nested too deeply (at most {MAX_DEPTH} levels)")
+    if isinstance(value, str):
+        _check_text(value, where)
+        return
+    if value is None or isinstance(value, bool) or _is_int(value):
         return
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -120,13 +164,20 @@ def _check_json(value: Any, where: str, depth: int = 0) -> None:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise RecordError(f"{where} must have string keys, got {key!r}")
+            _check_text(key, f"a key of {where}")
             _check_json(item, f"{where}[{key!r}]", depth + 1)
         return
     if isinstance(value, list):
         for i, item in enumerate(value):
             _check_json(item, f"{where}[{i}]", depth + 1)
         return
+    if isinstance(value, _LongNumber):
+        raise RecordError(f"{where} must be {JSON_DATA}, got {value!r} ({_kind(value)})")
     raise RecordError(f"{where} must be {JSON_DATA}, got {_kind(value)}")
+
+
+def _digit_limit() -> str:
+    return f"{sys.get_int_max_str_digits()} digits"
 
 
 # --------------------------------------------------------------------------------------------- making one
@@ -334,6 +385,11 @@ def check_record(record: Any) -> dict[str, Any]:
         raise RecordError(f"record['actions'] must be a list of action ids, got {_kind(actions)}")
     if len(actions) > max_steps:
         raise RecordError(f"record['actions'] holds {len(actions)} actions, more than max_steps ({max_steps}) allows")
+    if len(actions) > MAX_RECORD_ACTIONS:
+        raise RecordError(
+            f"record['actions'] holds {len(actions)} actions; a record holds at most {MAX_RECORD_ACTIONS:,} "
+            "(the longest games of random play take about 26,000)"
+        )
     for i, action in enumerate(actions):
         if not _is_int(action) or not 0 <= action < A.NUM_ACTIONS:
             raise RecordError(
@@ -344,6 +400,8 @@ def check_record(record: Any) -> dict[str, Any]:
         not isinstance(agents, list) or len(agents) != n or not all(isinstance(name, str) for name in agents)
     ):
         raise RecordError(f"record['agents'] must be null or a list of {n} names (one per seat), got {agents!r}")
+    for seat, name in enumerate(agents or []):
+        _check_text(name, f"record['agents'][{seat}]")
     details = record["details"]
     if details is not None:
         if not isinstance(details, list) or len(details) != len(actions):
@@ -465,20 +523,57 @@ def loads_record(text: str) -> dict[str, Any]:
     if not isinstance(text, str):
         raise RecordError(f"a record's text must be a str, got {_kind(text)}")
     try:
-        record = json.loads(text, parse_constant=_refuse_constant)
+        record = json.loads(text, parse_constant=_refuse_constant, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         raise RecordError(f"not a game record: not JSON ({error})") from None
     except RecursionError:
-        raise RecordError("not a game record: JSON nested too deeply") from None
+        raise RecordError("not a game record: JSON nested too deeply (a record nests at most 32 levels)") from None
     return check_record(record)
 
 
-def save_record(record: dict, path: str | Path) -> Path:
-    """Write a record (checked first) as a JSON file (UTF-8); returns its path."""
-    text = dumps_record(record)
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_NEW_FILE_MODE = 0o666 & ~_umask()  # what open(path, "w") would give a new file
+
+
+def write_atomic(path: str | Path, data: str | bytes | Callable[[str], Any]) -> Path:
+    """Write a file whole or not at all: `data` (text, written as UTF-8; bytes; or a function that writes the file
+    at the path it is given) goes to a temporary file in the same folder, which then replaces `path` in one rename
+    (`os.replace`). A failed write (an error, a full disk) leaves the old file as it was and no temporary file.
+    Every uno_env writer of a file a user names uses it (records, replay pages, animations)."""
     path = Path(path)
-    path.write_text(text, encoding="utf-8")
+    target = path.resolve() if path.is_symlink() else path  # write through a link, keeping it
+    payload = data.encode("utf-8") if isinstance(data, str) else data  # a str that is not text fails here
+    mode = target.stat().st_mode & 0o7777 if target.exists() else _NEW_FILE_MODE
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=f".tmp{target.suffix}")
+    try:
+        if isinstance(payload, (bytes, bytearray, memoryview)):
+            with os.fdopen(handle, "wb") as file:
+                file.write(payload)
+                file.flush()
+                os.fsync(file.fileno())
+        else:
+            os.close(handle)
+            payload(temporary)
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
     return path
+
+
+def save_record(record: dict, path: str | Path) -> Path:
+    """Write a record (checked first) as a JSON file (UTF-8; `write_atomic`: a failed save leaves the old file
+    whole); returns its path."""
+    return write_atomic(path, dumps_record(record))
 
 
 def load_record(path: str | Path) -> dict[str, Any]:

@@ -6,6 +6,11 @@ and everything public (top card, active colour, direction, pending Draw Two stac
 round, whose decision it is, the phase, the winners); with ``viewer=None`` it is a spectator's view that shows
 every hand and forehead card (replays, videos). `render_text` (the AEC env's ``ansi``/``human`` modes) and
 `uno_env.picture.draw_table` (``rgb_array`` pictures) draw only what the view holds.
+
+While another seat decides on the card it just drew, a seat sees the phase as `play` (whether that card could be
+played is the drawer's secret, as in the observation encoder). A replay (`uno_env.replay`) shows a seat the
+moments it saw live (`sees_moment`) and each step as it saw it (`seen_step`): the others' steps without their
+details, a draw and the decision on the drawn card as one step, and a kept drawn card as the draw alone.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from . import cards as C
 
 _ANSI = {"red": "31", "pink": "95", "blue": "34", "green": "32", "yellow": "33"}
 _WILD_ANSI = "1"
+_PASS = next(name for name, first, _, _ in A.ACTIONS if first == A.PASS)  # "pass": in `drawn`, keep the card
 
 
 def paint(code: str, colors: tuple[str, ...], color: bool) -> str:
@@ -29,6 +35,38 @@ def paint(code: str, colors: tuple[str, ...], color: bool) -> str:
     else:
         ansi = _ANSI[colors[letters.index(code[0])]]
     return f"\x1b[{ansi}m{code}\x1b[0m"
+
+
+def seen_phase(d: dict[str, Any], viewer: int | None) -> str:
+    """The phase of a game description `d` as `viewer` sees it: another seat's `drawn` phase shows as `play`."""
+    if d["phase"] == A.PHASE_NAMES[A.PHASE_DRAWN] and not d["done"] and viewer is not None and viewer != d["seat"]:
+        return A.PHASE_NAMES[A.PHASE_PLAY]
+    return d["phase"]
+
+
+def sees_moment(d: dict[str, Any], viewer: int | None) -> bool:
+    """Whether `viewer` sees the game as described by `d` as a moment of its own: not while another seat decides on
+    the card it just drew (live, it sees that seat's draw and its decision as one step)."""
+    return seen_phase(d, viewer) == d["phase"]
+
+
+def seen_step(
+    viewer: int | None, actor: int, phase: str, action: str, details: Any, unseen: list[tuple[str, str]]
+) -> dict[str, Any]:
+    """A step as `viewer` sees it: seat `actor` took `action` (its name) in `phase` with `details` (e.g. its
+    probabilities); `unseen`: the (phase, action) of the steps just before it that the viewer did not see as
+    moments (`sees_moment`). A seat's own steps, and every step for a spectator, are shown as they were; another
+    seat's steps as the table saw them: no details, the phase as `seen_phase`, the draw before a decision on the
+    drawn card folded in, and keeping the drawn card (`pass` in `drawn`) shown as the draw alone."""
+    if viewer is None or viewer == actor:
+        return {"action": action, "by": actor, "phase": phase, "details": details}
+    names = [name for _, name in unseen]
+    if not (phase == A.PHASE_NAMES[A.PHASE_DRAWN] and action == _PASS):
+        names.append(action)
+    first = unseen[0][0] if unseen else phase
+    if first == A.PHASE_NAMES[A.PHASE_DRAWN]:
+        first = A.PHASE_NAMES[A.PHASE_PLAY]
+    return {"action": ", then ".join(names), "by": actor, "phase": first, "details": None}
 
 
 def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
@@ -82,7 +120,7 @@ def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
         "direction": d["direction"],
         "pending_draw": d["pending_draw"],
         "pile": d["pile"],
-        "phase": d["phase"],
+        "phase": seen_phase(d, viewer),
         "deciding": deciding,
         "done": done,
         "truncated": d["truncated"],

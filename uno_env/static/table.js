@@ -1,7 +1,9 @@
 /* uno-env: cards and the table in the browser, and the replay viewer (window.UnoTable).
  *
  * It only draws: what a seat may see is decided in Python by `uno_env.render.table_view`, whose views this
- * draws as they are (a hand of null is drawn as card backs, a forehead card of null as a back marked "?").
+ * draws as they are (a hand of null is drawn as card backs, a forehead card of null as a back marked "?"); a
+ * replay's views come as each view's changes from its previous one, put back together here as they are.
+ * Names from the data are looked up as own properties only (`own`), never through Object.prototype.
  * Data is put on the page with textContent only, never as HTML. Needs table.css; no library, nothing fetched.
  *
  *   UnoTable.card(code, colors, {size: "small" | "large"})  -> element: a face-up card ("R5", "B+2", "W+4", ...)
@@ -27,6 +29,11 @@
   var KNOWN_COLORS = ["red", "pink", "blue", "green", "yellow"];
   var MAX_BACKS = 24; // a hidden hand is drawn as at most this many backs, then "+k"
 
+  /* Whether `key` is an own property of `object` (not "constructor", "__proto__", ... from its prototype). */
+  function own(object, key) {
+    return object !== null && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key);
+  }
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -47,7 +54,7 @@
   /* {color: a colour name or null (a wild), rank: "5" / "S" / "W+4" ..., mark, word} of a card code. */
   function cardInfo(code, colors) {
     code = String(code).toUpperCase();
-    if (Object.prototype.hasOwnProperty.call(WILDS, code)) {
+    if (own(WILDS, code)) {
       return { color: null, rank: code, mark: WILDS[code][0], word: WILDS[code][1] };
     }
     var letter = code.charAt(0);
@@ -56,7 +63,12 @@
     for (var i = 0; i < colors.length; i++) {
       if (colors[i].charAt(0).toUpperCase() === letter) color = colors[i];
     }
-    return { color: color, rank: rank, mark: RANK_MARKS[rank] || rank, word: RANK_WORDS[rank] || "" };
+    return {
+      color: color,
+      rank: rank,
+      mark: own(RANK_MARKS, rank) ? RANK_MARKS[rank] : rank,
+      word: own(RANK_WORDS, rank) ? RANK_WORDS[rank] : "",
+    };
   }
 
   function card(code, colors, options) {
@@ -198,15 +210,72 @@
       " \u00b7 scores " + r.scores.join(", ");
   }
 
-  /* The replay viewer in `container`: data = {title, colors, seats, viewers, steps: [{action, by, phase,
-     details, views: {key: table_view}}], result}. Buttons, a slider and the keys (arrows, Home, End, space)
-     step through it; options.keys: where to listen for the keys (default: the viewer itself, once focused);
-     options.hash: follow the page address's #step=N&view=KEY (and keep it up to date). */
+  var JOINED = { hand: true, legal: true }; // lists of names sent as one string joined by "|"
+
+  function unpack(fields, into) {
+    for (var key in fields) {
+      if (!own(fields, key) || key === "seats") continue;
+      var value = fields[key];
+      into[key] = own(JOINED, key) && typeof value === "string" ? (value ? value.split("|") : []) : value;
+    }
+    return into;
+  }
+
+  /* A table_view from the previous one and the changes to it (uno_env.replay's `changes`: the changed fields, and
+     under `seats` the changed fields of each changed seat by its index; a hand or the legal actions as one string
+     joined by "|"; a seat's `deciding` is the view's). */
+  function applyChanges(before, changes) {
+    var view = unpack(changes, before ? unpack(before, {}) : {});
+    var seats = before ? before.seats.slice() : [];
+    if (!before) {
+      for (var s = 0; s < changes.seats.length; s++) seats.push(unpack(changes.seats[s], {}));
+    } else if (own(changes, "seats")) {
+      for (var key in changes.seats) {
+        if (own(changes.seats, key)) seats[Number(key)] = unpack(changes.seats[key], unpack(before.seats[Number(key)], {}));
+      }
+    }
+    view.seats = [];
+    for (var i = 0; i < seats.length; i++) {
+      var seat = unpack(seats[i], {});
+      seat.deciding = seat.seat === view.deciding;
+      view.seats.push(seat);
+    }
+    return view;
+  }
+
+  /* The replay viewer in `container`: data = {title, colors, seats, viewers: [{key, label}], moves: [{action, by,
+     phase, details, chosen}], changes: [table changes], views: {key: {steps: [move index], tables: [change index],
+     skipped: [decision index]}}, result}: each view's own moments, as uno_env.replay made them. Buttons, a slider and the keys (arrows, Home, End, space) step through
+     them; options.keys: where to listen for the keys (default: the viewer itself, once focused); options.hash:
+     follow the page address's #step=N&view=KEY (N: the view's own moment) and keep it up to date. */
   function mountReplay(container, data, options) {
     options = options || {};
     var colors = data.colors;
-    var last = data.steps.length - 1;
+    var tables = {}; // key -> the view's tables, put back together when first shown
     var state = { step: 0, viewer: data.viewers[0].key, timer: null };
+    function views(key) { return data.views[key]; }
+    function tablesOf(key) {
+      if (!own(tables, key)) {
+        var refs = views(key).tables;
+        var out = [];
+        for (var i = 0; i < refs.length; i++) out.push(applyChanges(i ? out[i - 1] : null, data.changes[refs[i]]));
+        tables[key] = out;
+      }
+      return tables[key];
+    }
+    function stepOf(key, index) { return data.moves[views(key).steps[index]]; }
+    /* The decision index of each moment of view `key` (the decisions less those it has no moment of). */
+    function decisionsOf(key) {
+      var skipped = views(key).skipped || [];
+      var out = [];
+      var s = 0;
+      for (var d = 0; out.length < views(key).steps.length; d++) {
+        if (s < skipped.length && skipped[s] === d) s++;
+        else out.push(d);
+      }
+      return out;
+    }
+    function last() { return views(state.viewer).steps.length - 1; }
     var rootNode = el("div", "uno-root uno-replay");
     rootNode.tabIndex = 0;
     rootNode.appendChild(el("div", "uno-title", data.title));
@@ -223,11 +292,10 @@
     var prev = button("\u25c0", "previous (\u2190)", function () { show(state.step - 1); });
     var play = button("\u25b6 play", "play / pause (space)", toggle);
     var next = button("\u25b6", "next (\u2192)", function () { show(state.step + 1); });
-    var end = button("\u25b6|", "last (End)", function () { show(last); });
+    var end = button("\u25b6|", "last (End)", function () { show(last()); });
     var slider = el("input");
     slider.type = "range";
     slider.min = "0";
-    slider.max = String(last);
     slider.value = "0";
     slider.setAttribute("aria-label", "decision");
     slider.addEventListener("input", function () { show(parseInt(slider.value, 10)); });
@@ -241,7 +309,7 @@
       option.value = data.viewers[i].key;
       select.appendChild(option);
     }
-    select.addEventListener("change", function () { state.viewer = select.value; show(state.step); });
+    select.addEventListener("change", function () { choose(select.value); });
     controls.appendChild(select);
     rootNode.appendChild(controls);
     var action = el("div", "uno-action");
@@ -255,14 +323,26 @@
     rootNode.appendChild(el("div", "uno-hint", "\u2190 \u2192 step, Home / End, space plays; the menu picks whose view."));
     container.appendChild(rootNode);
 
+    /* Show view `key`, at its last moment at or before the decision now shown (its own moments differ). */
+    function choose(key) {
+      if (!own(data.views, key)) return;
+      var decision = decisionsOf(state.viewer)[state.step];
+      state.viewer = key;
+      select.value = key;
+      var target = decisionsOf(key);
+      var index = 0;
+      while (index + 1 < target.length && target[index + 1] <= decision) index++;
+      show(index);
+    }
+
     function toggle() {
       if (state.timer) {
         clearInterval(state.timer);
         state.timer = null;
       } else {
-        if (state.step >= last) show(0);
+        if (state.step >= last()) show(0);
         state.timer = setInterval(function () {
-          if (state.step >= last) toggle();
+          if (state.step >= last()) toggle();
           else show(state.step + 1);
         }, 700);
       }
@@ -271,12 +351,12 @@
 
     function describeAction(step) {
       action.textContent = "";
-      if (step.action === null) {
+      if (step.action === undefined || step.action === null) {
         action.textContent = "The deal.";
         return;
       }
       action.appendChild(document.createTextNode("Decision " + state.step + ": " + who(data, step.by) + " \u2192 "));
-      if (/^play /.test(step.action)) {
+      if (/^play [^,]+$/.test(step.action)) {
         action.appendChild(document.createTextNode("play"));
         action.appendChild(card(step.action.slice(5), colors, { size: "small" }));
       } else {
@@ -286,36 +366,36 @@
     }
 
     function show(index) {
-      index = Math.max(0, Math.min(last, index | 0));
+      var lastIndex = last();
+      index = Math.max(0, Math.min(lastIndex, index | 0));
       state.step = index;
-      var step = data.steps[index];
-      var view = step.views[state.viewer];
+      var step = stepOf(state.viewer, index);
+      var view = tablesOf(state.viewer)[index];
+      slider.max = String(lastIndex);
       slider.value = String(index);
-      counter.textContent = "decision " + index + " / " + last;
+      counter.textContent = "decision " + index + " / " + lastIndex;
       first.disabled = prev.disabled = index === 0;
-      next.disabled = end.disabled = index === last;
+      next.disabled = end.disabled = index === lastIndex;
       describeAction(step);
-      var following = index < last ? data.steps[index + 1] : null;
-      var sees = function (s) { return s && (state.viewer === "all" || String(s.by) === state.viewer); };
       board.textContent = "";
-      board.appendChild(table(view, colors, { seats: data.seats, chosen: sees(following) ? following.action : null }));
-      // A decision's details (e.g. an agent's probabilities) tell what its seat knew: shown to it and spectators.
-      details.textContent = sees(step) && step.details ? "details: " + JSON.stringify(step.details) : "";
-      result.textContent = index === last ? resultText(data) : "";
+      board.appendChild(table(view, colors, { seats: data.seats, chosen: step.chosen || null }));
+      // A decision's details (e.g. an agent's probabilities) come only in its own seat's and the spectator's view.
+      details.textContent = step.details ? "details: " + JSON.stringify(step.details) : "";
+      result.textContent = index === lastIndex ? resultText(data) : "";
       if (options.hash && typeof history !== "undefined" && history.replaceState) {
         try {
-          history.replaceState(null, "", "#step=" + index + "&view=" + state.viewer);
+          history.replaceState(null, "", "#step=" + index + "&view=" + encodeURIComponent(state.viewer));
         } catch (error) { /* a sandboxed or srcdoc page may not change its address */ }
       }
     }
 
+    var moves = { ArrowLeft: -1, ArrowRight: 1 };
     (options.keys || rootNode).addEventListener("keydown", function (event) {
       if (event.target === select || event.target === slider) return; // they handle their own keys
       if (event.key === " " && event.target && event.target.tagName === "BUTTON") return; // a click already
-      var keys = { ArrowLeft: -1, ArrowRight: 1 };
-      if (event.key in keys) show(state.step + keys[event.key]);
+      if (own(moves, event.key)) show(state.step + moves[event.key]);
       else if (event.key === "Home") show(0);
-      else if (event.key === "End") show(last);
+      else if (event.key === "End") show(last());
       else if (event.key === " ") toggle();
       else return;
       event.preventDefault();
@@ -325,13 +405,13 @@
       var match = /step=(\d+)/.exec(location.hash);
       var seen = /view=([\w]+)/.exec(location.hash);
       if (match) start = parseInt(match[1], 10);
-      if (seen && data.steps[0].views[seen[1]]) {
+      if (seen && own(data.views, seen[1])) {
         state.viewer = seen[1];
         select.value = seen[1];
       }
     }
     show(start);
-    return { show: show, root: rootNode, state: state };
+    return { show: show, choose: choose, root: rootNode, state: state };
   }
 
   root.UnoTable = {
