@@ -4,28 +4,41 @@
     uno-web --variant unocorns --players 4 --opponents counter greedy naive --seat 2 --seed 7 --port 0
 
 It takes `uno-play`'s options (`--variant`, `--players`, `--option NAME=VALUE`, `--opponents`, `--seat`, `--seed`,
-`--episode`, `--trust`) plus `--port`, serves on 127.0.0.1 only and prints its URL. The engine decides
-everything: the page shows the table as your seat sees it and the legal actions as buttons, and sends the id of
-the one you click; the server checks it against the legal mask (an illegal one is refused with a 400 and a
-message), steps the engine and plays the agents' turns (`uno_env.agents.play.TerminalGame`, the same seating,
-observations and narration as `uno-play`).
+`--episode`, `--trust`) plus `--port`, serves on 127.0.0.1 only (waitress, with connection limits and timeouts) and
+prints its URL. The engine decides everything: the page shows the table as your seat sees it and the legal actions
+as buttons, and sends the id of the one you click with the number of its game; the server checks it against the
+legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps the engine
+and plays the agents' turns (`uno_env.agents.play.TerminalGame`, the same seating, observations and narration as
+`uno-play`).
 
 No card your seat cannot see leaves the server: every answer is built from `uno_env.render.table_view(game,
 your_seat)`, the legal actions when the decision is yours, and the narration of what your seat saw. The deal's
-seed (from which every hidden card follows) and the game record are sent only once the game is over.
+seed (from which every hidden card follows) and the game record are sent only once the game is over, and a
+revealed seed tells nothing of the next game: without `--seed` every game's deal and agents are seeded from
+`secrets` (64 bits each); with `--seed S` the first deal is S and the rest follow from S by BLAKE2b
+(`derived_seed`), so whoever knows S can compute them (a reproducible session, for tests and research).
 
-Routes: `GET /` the page; `GET /api/state`; `POST /api/act` {"action": id}; `POST /api/new` (the next seed, or new
-settings); `GET /api/record` (a finished game as a record file, with `uno_env.records`); `GET /replay` and
-`POST /replay` (upload a record file, shown with `uno_env.replay.replay_html`; records are data, checked by
-`uno_env.records.check_record`; no route reads a file named by the request).
+Only the page can change the game: a POST must carry the page's token (`X-Uno-Token`, a random value put in the
+page when it is served; the upload form sends it as a field) and no cross-site Origin; every answer forbids
+framing. Bodies are capped (`MAX_API_BODY`, `MAX_UPLOAD`), the page's settings are checked and capped before the
+command-line parser sees them, and every `/api/*` error is JSON {"error": "one line"}.
+
+Routes: `GET /` the page; `GET /api/state`; `POST /api/act` {"action": id, "game": number}; `POST /api/new` (the
+next game, or new settings); `GET /api/record` (a finished game as a record file, with `uno_env.records`); `GET
+/replay` and `POST /replay` (upload a record file, shown with `uno_env.replay.replay_html`; records are data,
+checked by `uno_env.records.check_record`; no route reads a file named by the request). docs/robustness.md lists
+each route's limits and refusals.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import hmac
 import importlib.util
 import io
-import random
+import json
+import secrets
 import sys
 import threading
 from html import escape
@@ -38,8 +51,10 @@ from rich.console import Console
 
 from uno_env import PRESETS, Game, cli
 from uno_env import actions as A
+from uno_env.extras import MissingExtraError, require_extra
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
 from uno_env.render import table_view
+from uno_env.rules import MAX_PLAYERS
 
 from . import play
 from .registry import agent_names, make_agent
@@ -50,21 +65,69 @@ DEFAULT_PORT = 8765
 STATIC = Path(__file__).resolve().parent / "static"  # the play page: play.html, play.js, play.css
 #: the cards and the table, drawn by uno_env/static (shared with the replay viewer), and their types
 UNO_STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
-MAX_UPLOAD = 16 * 1024 * 1024  # a record file
 LOG_LINES = 400  # the narration kept for the page
 ALLOWED_HOSTS = ("127.0.0.1", "localhost")  # the Host header: refuses DNS rebinding
 #: uno-play's flags that uno-web refuses (hidden from its --help), and why
 TERMINAL_ONLY = {
     "save": "--save is uno-play's: uno-web saves a finished game from the page (Save the game as a record)",
 }
+port_number = cli._int_converter(0, 65535)  # a TCP port; 0: a free one
+
+# ------------------------------------------------------------------ limits (docs/robustness.md, "Doors: uno-web")
+#: an uploaded record file: a record of the longest game uno-web deals (10,000 decisions) is about 50 KB, and
+#: one with a details dict per decision (uno-arena's) under 2 MB; larger uploads get a 413
+MAX_UPLOAD = 4 * 1024 * 1024
+MAX_FORM_OVERHEAD = 64 * 1024  # the multipart framing around the uploaded file
+MAX_API_BODY = 16 * 1024  # a JSON body of /api/*: an action or the page's settings are under 2 KB
+MAX_OPTIONS = 64  # rule options in the page's settings (there are 13; a name may repeat, the last one counts)
+MAX_SETTING_TEXT = 1000  # characters in one setting (a variant, an option NAME=VALUE, an agent name, a number)
+MAX_OPPONENTS = MAX_PLAYERS - 1
+SEED_BITS = 64  # a fresh seed: secrets.randbits(SEED_BITS)
+TOKEN_HEADER = "X-Uno-Token"  # the page's token on every POST /api/* (the upload form sends it as the field token)
+#: the served pages: their own scripts and styles only, nothing framed, framing refused
+PAGE_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+#: an uploaded record's replay page: one self-contained page (`uno_env.replay.page_html`, its script and style
+#: inline, the record's text escaped by it), which fetches and submits nothing
+REPLAY_POLICY = (
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+#: waitress's limits (`make_server`): worker threads, open connections, an idle connection's seconds, the header
+#: and body sizes it reads
+SERVER_LIMITS = {
+    "threads": 4,
+    "connection_limit": 32,
+    "channel_timeout": 30,
+    "cleanup_interval": 10,
+    "max_request_header_size": 32 * 1024,
+    "max_request_body_size": MAX_UPLOAD + MAX_FORM_OVERHEAD,
+}
 
 
 class Refused(ValueError):
-    """A request the table refuses (an illegal action, bad settings): its message goes back with a 400."""
+    """A request the table refuses (an illegal action, bad settings): its message goes back with `status`."""
+
+    status = 400
 
 
 class SettingsError(Refused):
     """Command-line or page settings refused by the parser (the message is the parser's one line)."""
+
+
+class OtherGame(Refused):
+    """An action sent for another game than the one on the table (a stale page, a second tab): a 409."""
+
+    status = 409
+
+
+def derived_seed(key: int, *path: int | str) -> int:
+    """A seed in [0, 2**64) from `key` and `path` by BLAKE2b: a `--seed` session's later deals and agents, each
+    telling nothing of the others (unlike key + 1) to anyone who does not know `key`."""
+    text = "/".join(str(part) for part in (key, *path)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8, person=b"uno-web seeds").digest(), "big")
 
 
 # ---------------------------------------------------------------------------------------- the command line
@@ -96,13 +159,16 @@ def build_parser(raising: bool = False) -> WebParser:
     )
     for action in parser._actions:  # uno-play's flags, said for the page
         if action.dest == "seed":
-            action.help = "the first deal's seed; New game takes the next one; none: a random one (the page shows " \
-                "the seed once the game is over) (default: none)"
+            action.help = (
+                "the first deal's seed; later games and the agents follow from it (a reproducible session: whoever "
+                "knows it can compute every deal); none: each game seeded from the secrets module (the page shows a "
+                "game's seed once it is over) (default: none)"
+            )
         elif action.dest in TERMINAL_ONLY:
             action.help = argparse.SUPPRESS
     parser.add_argument(
-        "--port", type=cli.nonnegative_int, default=DEFAULT_PORT, metavar="INT",
-        help=f"the port on 127.0.0.1; 0 picks a free one (default: {DEFAULT_PORT})",
+        "--port", type=port_number, default=DEFAULT_PORT, metavar="INT",
+        help=f"the port on 127.0.0.1, 0 to 65535; 0 picks a free one (default: {DEFAULT_PORT})",
     )  # fmt: skip
     return parser
 
@@ -127,42 +193,53 @@ def page_settings(
 ) -> argparse.Namespace:
     """New settings from the page's "new game" form: `variant`, `players`, `seat`, `episode`, `options` (a list of
     NAME=VALUE) and `opponents` (baseline agent names, or those in `allowed`, the command line's: the page never
-    names a file to load); anything not sent stays as it is. Checked by the command line's own parser; a refusal
-    raises `SettingsError`."""
+    names a file to load); anything not sent stays as it is. Counts and lengths are checked first, in one pass
+    (`MAX_OPTIONS`, `MAX_OPPONENTS`, `MAX_SETTING_TEXT`: argparse takes time quadratic in its arguments), then the
+    command line's own parser checks the values; a refusal raises `SettingsError`."""
     if not isinstance(sent, dict):
         raise SettingsError("send the settings as a JSON object")
     unknown = set(sent) - {"variant", "players", "seat", "episode", "options", "opponents"}
     if unknown:
-        raise SettingsError(f"unknown settings {', '.join(sorted(map(str, unknown)))}; the page may set variant, "
-                            "players, seat, episode, options and opponents")  # fmt: skip
+        names = ", ".join(sorted(str(name)[:40] for name in unknown)[:10])
+        raise SettingsError(f"unknown settings {names}; the page may set variant, players, seat, episode, options "
+                            "and opponents")  # fmt: skip
+
+    def text(key: str, value: str) -> str:
+        if len(value) > MAX_SETTING_TEXT:
+            raise SettingsError(f"{key}: a setting is at most {MAX_SETTING_TEXT} characters, got {len(value)}")
+        return value
 
     def scalar(key: str, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise SettingsError(f"{key} must be a string or an int, got {value!r}")
-        return str(value)
+            raise SettingsError(f"{key} must be a string or an int, got {type(value).__name__}")
+        if isinstance(value, int) and not -(10**9) < value < 10**9:
+            raise SettingsError(f"{key} must be a small int, got one of {len(str(abs(value)))} digits")
+        return text(key, str(value))
 
-    def texts(key: str, value: Any) -> list[str]:
-        if isinstance(value, str):
+    def texts(key: str, value: Any, most: int) -> list[str]:
+        if isinstance(value, str):  # words (the body is at most MAX_API_BODY bytes: one linear split)
             value = value.split()
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise SettingsError(f"{key} must be a list of strings, got {value!r}")
-        return [v.strip() for v in value if v.strip()]
+            raise SettingsError(f"{key} must be a list of strings")
+        if len(value) > most:
+            raise SettingsError(f"{key}: at most {most}, got {len(value)}")
+        return [text(key, v).strip() for v in value if v.strip()]
 
     variant = scalar("variant", sent.get("variant", current.variant))
     players = scalar("players", sent.get("players", current.players))
     seat = scalar("seat", sent.get("seat", current.seat))
     episode = scalar("episode", sent.get("episode", current.episode))
-    options = texts("options", sent["options"]) if "options" in sent else list(current.options)
-    opponents = texts("opponents", sent["opponents"]) if "opponents" in sent else list(current.opponents)
+    options = texts("options", sent["options"], MAX_OPTIONS) if "options" in sent else list(current.options)
+    opponents = texts("opponents", sent["opponents"], MAX_OPPONENTS) if "opponents" in sent else list(current.opponents)
     if "opponents" in sent:
         for name in opponents:
             if name not in agent_names() and name not in allowed:
-                raise SettingsError(f"unknown agent {name!r}; the page seats {', '.join(agent_names())} (trained "
-                                    "agents are named on the command line)")  # fmt: skip
+                raise SettingsError(f"unknown agent {name[:80]!r}; the page seats {', '.join(agent_names())} "
+                                    "(trained agents are named on the command line)")  # fmt: skip
     if not opponents:
         raise SettingsError("name at least one opponent")
     argv = [f"--variant={variant}", f"--players={players}", f"--seat={seat}", f"--episode={episode}"]
-    argv += [f"--option={text}" for text in options]
+    argv += [f"--option={option}" for option in options]
     argv += ["--opponents", *opponents]  # plain names (checked above or given on the command line)
     args = parse_args(argv, raising=True)
     args.seed, args.trust, args.port = current.seed, current.trust, current.port
@@ -180,23 +257,35 @@ class WebTable:
         self.lock = threading.RLock()
         self.settings = settings
         self.command_line_agents = tuple(settings.opponents)  # the page may seat these again (and the baselines)
-        self.seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**31)
+        self.session_seed = settings.seed  # --seed: every game's seeds follow from it; None: each from secrets
         self.number = 0  # games started
-        self.new_game(self.seed)
+        self.new_game()
 
     # ------------------------------------------------------------------ games
+    def seeds(self, number: int, seats: list[int]) -> tuple[int, dict[int, int]]:
+        """Game `number`'s deal seed and its agents' seeds (by seat). Without --seed all are fresh from `secrets`
+        (`SEED_BITS` each), so a revealed deal seed tells nothing of another game or of the agents; with --seed S
+        the first deal is S (as `uno-play --seed S`) and the rest are `derived_seed(S, ...)`."""
+        key = self.session_seed
+        if key is None:
+            return secrets.randbits(SEED_BITS), {seat: secrets.randbits(SEED_BITS) for seat in seats}
+        deal = key if number == 1 else derived_seed(key, "deal", number)
+        return deal, {seat: derived_seed(key, "agent", number, seat) for seat in seats}
+
     def new_game(self, seed: int | None = None, deal: dict | None = None, settings: argparse.Namespace | None = None):
-        """Start a game: the next seed (or `seed`), a dealt scenario `deal`, or new `settings`; agents play up to
-        the person's first decision. Bad settings or agents raise `Refused` and leave the table as it was."""
+        """Start the next game (its seeds from `seeds`; `seed`: this deal seed instead), a dealt scenario `deal`,
+        or one with new `settings`; agents play up to the person's first decision. Bad settings or agents raise
+        `Refused` and leave the table as it was."""
         with self.lock:
             settings = settings or self.settings
-            seed = self.seed + 1 if seed is None else int(seed)
+            others = [s for s in range(settings.players) if s != settings.seat]
+            deal_seed, agent_seeds = self.seeds(self.number + 1, others)
+            seed = deal_seed if seed is None else int(seed)
             try:
                 game = Game(settings.variant, settings.players, seed=seed, deal=deal, episode=settings.episode,
                             max_steps=MAX_STEPS, **settings.rule_options)  # fmt: skip
-                others = [s for s in range(settings.players) if s != settings.seat]
                 names = settings.opponents * len(others) if len(settings.opponents) == 1 else settings.opponents
-                opponents = {seat: (name, make_agent(name, seed=seed + seat, trust=settings.trust))
+                opponents = {seat: (name, make_agent(name, seed=agent_seeds[seat], trust=settings.trust))
                              for seat, name in zip(others, names, strict=True)}  # fmt: skip
                 console = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
                 terminal = play.TerminalGame(game, settings.seat, opponents, console)
@@ -232,14 +321,21 @@ class WebTable:
         self.log.extend(line.rstrip() for line in text.splitlines() if line.strip())
         del self.log[:-LOG_LINES]
 
-    def act(self, action: Any) -> None:
-        """The person's action id: refused (`Refused`) unless it is the person's decision and the id is legal."""
+    def act(self, action: Any, game: Any) -> None:
+        """The person's action id in game number `game`: refused (`Refused`) unless it is the person's decision and
+        the id is legal, and (`OtherGame`) when `game` is not the game on the table."""
         with self.lock:
             if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-                raise Refused(f'send {{"action": ID}} with an action id from 0 to {A.NUM_ACTIONS - 1}, got {action!r}')
+                raise Refused(f'send {{"action": ID, "game": NUMBER}} with an action id from 0 to '
+                              f"{A.NUM_ACTIONS - 1}, got {short(action)}")  # fmt: skip
             action = int(action)
             if not 0 <= action < A.NUM_ACTIONS:
-                raise Refused(f"an action id is from 0 to {A.NUM_ACTIONS - 1}, got {action}")
+                raise Refused(f"an action id is from 0 to {A.NUM_ACTIONS - 1}, got {short(action)}")
+            if isinstance(game, bool) or not isinstance(game, int):
+                raise Refused(f'send {{"action": ID, "game": NUMBER}} with the number of the game, got {short(game)}')
+            if game != self.number:
+                raise OtherGame(f"that action is for game {short(game)}, but the table plays game {self.number}: "
+                                "reload the page")  # fmt: skip
             if self.game.done:
                 raise Refused("the game is over: start a new game")
             if self.problem is not None:
@@ -289,7 +385,7 @@ class WebTable:
                     "target_score": game.rules.target_score if settings.episode == "match" else None,
                     "options": list(settings.options),
                     "opponents": list(settings.opponents),
-                    "seed": self.seed if over else None,  # the seed tells every hidden card: only at the end
+                    "seed": self.seed if over else None,  # it tells every hidden card of this game: at its end
                 },
                 "agents": agent_names(),
                 "variants": list(PRESETS),
@@ -322,6 +418,14 @@ class WebTable:
             return check_record(record)
 
 
+def short(value: Any, most: int = 60) -> str:
+    """`value` as a short one-line repr for an error message (a request may send anything, of any size)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**most:
+        return f"an int of {len(str(abs(value)))} digits" if abs(value) < 10**4000 else "a huge int"
+    text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _installed(*modules: str) -> bool:
     return all(importlib.util.find_spec(name) is not None for name in modules)
 
@@ -337,35 +441,141 @@ def replay_available() -> bool:
 
 
 # ---------------------------------------------------------------------------------------- the app
+TOKEN_SLOT = '<meta name="uno-token" content="">'  # in play.html: where the page gets its token
+API_ROUTES = "GET /api/state, POST /api/act, POST /api/new, GET /api/record"
+
+
+class Forbidden(Refused):
+    """A state-changing request without the page's token, or from another site: a 403."""
+
+    status = 403
+
+
+class TooLarge(Refused):
+    """An uploaded file over `MAX_UPLOAD`: a 413."""
+
+    status = 413
+
+
+def cross_site(headers: Any, host: str) -> str | None:
+    """Why a POST with these headers comes from another site (None: it does not). A browser names the page that
+    sent a request in Origin and Sec-Fetch-Site; a request with neither (curl, a test) is judged by its token."""
+    origin = headers.get("Origin")
+    if origin is not None and origin != f"http://{host}":
+        return f"a request from another site ({short(origin)}); uno-web takes changes from its own page only"
+    site = headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"a {short(site)} request; uno-web takes changes from its own page only"
+    return None
+
+
+def page_token(app: Any) -> str:
+    """The token `app`'s page sends with every change (`TOKEN_HEADER`, or the upload form's field token)."""
+    return app.extensions["uno_token"]
+
+
 def create_app(settings: argparse.Namespace | None = None) -> Any:
-    """The Flask app of one table with `settings` (`parse_args`; default: `uno-web`'s defaults, seed 0)."""
-    from flask import Flask, Response, jsonify, request, send_from_directory
+    """The Flask app of one table with `settings` (`parse_args`; default: `uno-web`'s defaults, seed 0). Its page
+    carries a token drawn from `secrets` when the app is made (`page_token`): a POST without it is refused."""
+    from flask import Flask, Response, jsonify, request
+    from werkzeug.exceptions import HTTPException, InternalServerError
 
     settings = settings or parse_args(["--seed", "0"])
     table = WebTable(settings)
+    token = secrets.token_urlsafe(32)
+    page = (STATIC / "play.html").read_text(encoding="utf-8")
+    if page.count(TOKEN_SLOT) != 1:
+        raise RuntimeError(f"agents/static/play.html must hold {TOKEN_SLOT} once")
+    page = page.replace(TOKEN_SLOT, f'<meta name="uno-token" content="{token}">')
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
-    app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
+    app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD + MAX_FORM_OVERHEAD  # the largest body; /api/*: MAX_API_BODY
+    app.config["MAX_FORM_PARTS"] = 8  # the upload form has two (MAX_FORM_MEMORY_SIZE: Flask's 500 kB)
     app.extensions["uno_table"] = table
+    app.extensions["uno_token"] = token
 
-    def refused(message: str, status: int = 400):
+    def same_token(sent: str | None) -> bool:
+        return isinstance(sent, str) and hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode())
+
+    def error_answer(message: str, status: int):
+        """An error as JSON {"error": one line}; on /replay, the upload form saying it."""
+        message = " ".join(message.split()) or "refused"
+        if request.path == "/replay":
+            return Response(upload_page(token, message), status=status, mimetype="text/html")
         return jsonify({"error": message}), status
 
+    def json_body() -> Any:
+        """The request's JSON body (None when there is none): at most MAX_API_BODY bytes (else a 413), sent as
+        application/json, parsed by `json` (never evaluated); anything else is refused with a 400."""
+        data = request.get_data(cache=False)
+        if not data:
+            return None
+        if request.mimetype != "application/json":
+            raise Refused("send JSON, with Content-Type: application/json")
+        try:
+            return json.loads(data)
+        except RecursionError:
+            raise Refused("the JSON is nested too deep") from None
+        except ValueError as error:  # bad JSON, not UTF-8, an int of over 4,300 digits
+            raise Refused(f"not JSON: {str(error)[:200]}") from None
+
     @app.before_request
-    def local_only():
+    def guard():
         host = request.host.rsplit(":", 1)[0] if not request.host.startswith("[") else request.host
         if host not in ALLOWED_HOSTS:
-            return refused(f"uno-web answers requests for {' or '.join(ALLOWED_HOSTS)} only", 400)
+            return error_answer(f"uno-web answers requests for {' or '.join(ALLOWED_HOSTS)} only", 400)
+        if request.path != "/replay":
+            request.max_content_length = MAX_API_BODY
+        if request.method in ("GET", "HEAD", "OPTIONS"):
+            return None
+        why = cross_site(request.headers, request.host)
+        if why:
+            return error_answer(why, 403)
+        if request.path != "/replay" and not same_token(request.headers.get(TOKEN_HEADER)):
+            return error_answer(f"send the page's token in the {TOKEN_HEADER} header (reload the page)", 403)
         return None
 
     @app.after_request
-    def no_store(response):
+    def headers(response):
         response.headers["Cache-Control"] = "no-store"
         response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Referrer-Policy"] = "same-origin"  # no-referrer would make a form's Origin "null"
+        response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
         return response
+
+    @app.errorhandler(Refused)
+    def refused(error: Refused):
+        return error_answer(str(error), error.status)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if error.code is None or error.code < 400 or not (request.path.startswith("/api/") or
+                                                          request.path == "/replay"):  # fmt: skip
+            return error
+        path = short(request.path)
+        if error.code == 404:
+            message = f"no route {path}; the API is {API_ROUTES}"
+        elif error.code == 405:
+            allowed = ", ".join(method for method in error.valid_methods or [] if method != "OPTIONS")
+            message = f"{short(request.method)} is not allowed on {path}; use {allowed}"
+        elif error.code == 413:
+            message = f"the request body is over {request.max_content_length} bytes"
+        else:
+            message = f"{error.name}: {error.description}"
+        return error_answer(message, error.code)
+
+    @app.errorhandler(InternalServerError)
+    def internal_error(error: InternalServerError):  # a bug: logged by Flask, said in one line
+        if not request.path.startswith("/api/"):
+            return error
+        cause = error.original_exception
+        return error_answer(f"the server failed ({type(cause).__name__ if cause else 'internal error'})", 500)
 
     @app.get("/")
     def index():
-        return send_from_directory(STATIC, "play.html")
+        return Response(page, mimetype="text/html")
 
     @app.get("/favicon.ico")
     def favicon():
@@ -374,7 +584,7 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
     @app.get("/uno-static/<name>")
     def uno_static(name: str):  # the shared card drawing (uno_env/static): these two files only
         if name not in UNO_STATIC_FILES:
-            return refused(f"no such file; this route serves {', '.join(UNO_STATIC_FILES)}", 404)
+            return error_answer(f"no such file; this route serves {', '.join(UNO_STATIC_FILES)}", 404)
         text = (resources.files("uno_env") / "static" / name).read_text(encoding="utf-8")
         return Response(text, mimetype=UNO_STATIC_FILES[name])
 
@@ -384,35 +594,27 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
 
     @app.post("/api/act")
     def act():
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict) or "action" not in body:
-            return refused(f'send JSON {{"action": ID}} with an action id from 0 to {A.NUM_ACTIONS - 1}')
-        try:
-            table.act(body["action"])
-        except Refused as error:
-            return refused(str(error))
+        body = json_body()
+        if not isinstance(body, dict) or "action" not in body or "game" not in body:
+            raise Refused(f'send JSON {{"action": ID, "game": NUMBER}}: an action id from 0 to {A.NUM_ACTIONS - 1} '
+                          "and the number of the game it is for")  # fmt: skip
+        table.act(body["action"], body["game"])
         return jsonify(table.state())
 
     @app.post("/api/new")
     def new():
-        body = request.get_json(silent=True) if request.content_length else {}
-        if body is None:
-            return refused("send the settings as a JSON object (or nothing: the next seed)")
-        try:
-            settings = page_settings(table.settings, body, table.command_line_agents) if body else None
-            table.new_game(settings=settings)
-        except Refused as error:
-            return refused(str(error))
+        body = json_body()
+        if body is not None and not isinstance(body, dict):
+            raise Refused("send the settings as a JSON object (or nothing: the next game)")
+        settings = page_settings(table.settings, body, table.command_line_agents) if body else None
+        table.new_game(settings=settings)
         return jsonify(table.state())
 
     @app.get("/api/record")
     def record():
-        try:
-            data = table.record()
-        except Refused as error:
-            return refused(str(error))
+        data = table.record()
         s = table.settings
-        name = f"uno-{s.variant}-{s.players}p-seed{table.seed}.json"
+        name = f"uno-{s.variant}-{s.players}p-seed{data['seed']}.json"
         from uno_env.records import dumps_record
 
         return Response(dumps_record(data), mimetype="application/json",
@@ -420,18 +622,22 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
 
     @app.get("/replay")
     def replay_form():
-        return Response(upload_page(), mimetype="text/html")
+        return Response(upload_page(token), mimetype="text/html")
 
     @app.post("/replay")
     def replay_upload():
+        if not same_token(request.form.get("token")):
+            raise Forbidden("this form is not the table's (reload it from the table): a record is opened from the "
+                            "form uno-web serves")  # fmt: skip
         upload = request.files.get("record")
         if upload is None or not upload.filename:
-            return Response(upload_page("Choose a record file to open."), status=400, mimetype="text/html")
-        try:
-            page = replay_page(upload.read())
-        except Refused as error:
-            return Response(upload_page(str(error)), status=400, mimetype="text/html")
-        return Response(page, mimetype="text/html")
+            raise Refused("Choose a record file to open.")
+        data = upload.read(MAX_UPLOAD + 1)
+        if len(data) > MAX_UPLOAD:
+            raise TooLarge(f"the file is over {MAX_UPLOAD // 2**20} MiB, more than a record of the longest game")
+        response = Response(replay_page(data), mimetype="text/html")
+        response.headers["Content-Security-Policy"] = REPLAY_POLICY
+        return response
 
     return app
 
@@ -454,7 +660,8 @@ def replay_page(data: bytes) -> str:
         raise Refused(f"not a valid record: {error}") from error
 
 
-def upload_page(message: str | None = None) -> str:
+def upload_page(token: str, message: str | None = None) -> str:
+    """The form to upload a record file (with the page's `token`), saying `message` (a refusal) if any."""
     note = f'<p class="error" id="error">{escape(message)}</p>' if message else ""
     missing = ""
     if not replay_available():
@@ -468,6 +675,7 @@ def upload_page(message: str | None = None) -> str:
 data and checked; its game is replayed by the engine and shown step by step.</p>
 {missing}{note}
 <form method="post" action="/replay" enctype="multipart/form-data">
+<input type="hidden" name="token" value="{escape(token)}">
 <input type="file" name="record" id="record" accept=".json,application/json">
 <button type="submit" id="open">Open</button>
 </form>
@@ -477,19 +685,59 @@ data and checked; its game is replayed by the engine and shown step by step.</p>
 
 
 # ---------------------------------------------------------------------------------------- serving
-def make_server(app: Any, port: int = 0) -> Any:
-    """A threaded WSGI server for `app` on 127.0.0.1:`port` (0: a free one; `server.server_port` says which)."""
-    from werkzeug.serving import make_server as werkzeug_server
+class Server:
+    """`app` served by waitress on 127.0.0.1 (`SERVER_LIMITS`: a few threads, a connection limit, idle connections
+    closed, header and body sizes capped). `server_port` is the bound port; `serve_forever()` serves until
+    `shutdown()` (from another thread) or Ctrl-C; `server_close()` closes the socket and every connection."""
 
-    return werkzeug_server(HOST, port, app, threaded=True)
+    def __init__(self, app: Any, port: int = 0, **limits: Any):
+        from waitress.server import create_server
+
+        self._server = create_server(app, host=HOST, port=port, ident="uno-web", expose_tracebacks=False,
+                                     asyncore_use_poll=True, **{**SERVER_LIMITS, **limits})  # fmt: skip
+        self.server_port = int(self._server.effective_port)
+        self.adjustments = self._server.adj
+        self._stop = threading.Event()
+        self._stopped = threading.Event()
+
+    def serve_forever(self) -> None:
+        from waitress import wasyncore
+
+        self._stopped.clear()
+        try:
+            while not self._stop.is_set() and self._server._map:
+                wasyncore.loop(timeout=self.adjustments.asyncore_loop_timeout, map=self._server._map,
+                               use_poll=True, count=1)  # fmt: skip
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """Stop `serve_forever` (called from another thread) and wait for it."""
+        self._stop.set()
+        self._server.pull_trigger()
+        self._stopped.wait(timeout=5)
+
+    def server_close(self) -> None:
+        from waitress import wasyncore
+
+        self._server.task_dispatcher.shutdown()
+        wasyncore.close_all(self._server._map)
+
+
+def make_server(app: Any, port: int = 0, **limits: Any) -> Server:
+    """A production WSGI server (waitress, `Server`) for `app` on 127.0.0.1:`port` (0: a free one;
+    `server.server_port` says which); `limits` override `SERVER_LIMITS` (waitress's settings)."""
+    return Server(app, port, **limits)
 
 
 def main(argv: list[str] | None = None) -> int:
     """The `uno-web` command: serve one table on 127.0.0.1 until Ctrl-C."""
     parser = build_parser()
     args = _checked(parser, argv)
-    if importlib.util.find_spec("flask") is None:
-        parser.error('uno-web needs Flask: pip install "uno-env[web]"')
+    try:  # one line naming the extra, the same check as the other commands' (uno_env.extras)
+        require_extra("uno-web", "flask", "waitress")
+    except MissingExtraError as error:
+        parser.error(str(error))
     try:
         app = create_app(args)
     except Refused as error:

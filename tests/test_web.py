@@ -6,6 +6,7 @@ they fail, saying so."""
 
 import io
 import json
+import re
 import shutil
 import threading
 import time
@@ -39,6 +40,13 @@ def table(app) -> web.WebTable:
     return app.extensions["uno_table"]
 
 
+def page_client(app):
+    """A test client that sends the page's token with every request, as the page does."""
+    client = app.test_client()
+    client.environ_base["HTTP_X_UNO_TOKEN"] = web.page_token(app)
+    return client
+
+
 # ---------------------------------------------------------------------------------------- the server
 def test_a_seat_gets_the_same_answer_for_deals_that_differ_only_in_cards_it_cannot_see():
     answers = []
@@ -47,7 +55,8 @@ def test_a_seat_gets_the_same_answer_for_deals_that_differ_only_in_cards_it_cann
         table(app).new_game(seed=seed, deal=deal)
         assert table(app).game.describe()["foreheads"][0] == deal["foreheads"][0]
         client = app.test_client()
-        answers.append((client.get("/api/state").get_data(), client.get("/").get_data()))
+        page = client.get("/").get_data().replace(web.page_token(app).encode(), b"TOKEN")  # each app its own
+        answers.append((client.get("/api/state").get_data(), page))
     assert answers[0] == answers[1]
     state = json.loads(answers[0][0])
     me, other = state["view"]["seats"]
@@ -58,7 +67,7 @@ def test_a_seat_gets_the_same_answer_for_deals_that_differ_only_in_cards_it_cann
 
 def test_every_answer_is_the_seats_table_view_and_the_seed_and_record_come_only_at_the_end():
     app = make_app("--players", "3", "--seat", "1", "--opponents", "greedy", "counter", "--seed", "4")
-    client, game = app.test_client(), table(app).game
+    client, game = page_client(app), table(app).game
     state = client.get("/api/state").get_json()
     assert client.get("/api/record").status_code == 400
     steps = 0
@@ -67,7 +76,7 @@ def test_every_answer_is_the_seats_table_view_and_the_seed_and_record_come_only_
         assert state["view"] == table_view(game, 1)
         assert [a["id"] for a in state["actions"]] == game.legal_action_ids() and game.seat == 1
         assert state["game"]["seed"] is None and not state["record"]
-        state = client.post("/api/act", json={"action": state["actions"][-1]["id"]}).get_json()
+        state = client.post("/api/act", json={"action": state["actions"][-1]["id"], "game": 1}).get_json()
         steps += 1
         assert steps < 500
     assert state["view"] == table_view(game, 1) and state["actions"] == []
@@ -78,19 +87,20 @@ def test_every_answer_is_the_seats_table_view_and_the_seed_and_record_come_only_
     record = json.loads(saved.get_data())
     assert record["seed"] == 4 and record["agents"] == ["greedy", "you", "counter"]
     assert record["result"]["winners"] == game.winners
-    nxt = client.post("/api/new").get_json()
-    assert nxt["game"]["number"] == 2 and not nxt["view"]["done"] and table(app).seed == 5
+    nxt = client.post("/api/new").get_json()  # the next deal follows from --seed by a hash, not seed + 1
+    assert nxt["game"]["number"] == 2 and not nxt["view"]["done"] and table(app).seed == web.derived_seed(4, "deal", 2)
 
 
 def test_an_illegal_or_malformed_action_is_refused_with_a_400_and_changes_nothing():
     app = make_app("--seed", "3")
-    client = app.test_client()
+    client = page_client(app)
     before = client.get("/api/state").get_json()
     legal = {a["id"] for a in before["actions"]}
     illegal = next(a for a in range(77) if a not in legal)
-    answer = client.post("/api/act", json={"action": illegal})
+    answer = client.post("/api/act", json={"action": illegal, "game": 1})
     assert answer.status_code == 400 and "is not legal now" in answer.get_json()["error"]
-    for body in ({"action": "draw"}, {"action": 77}, {"action": True}, {"nothing": 1}, [59]):
+    for body in ({"action": "draw", "game": 1}, {"action": 77, "game": 1}, {"action": True, "game": 1},
+                 {"nothing": 1}, [59], {"action": min(legal)}):  # fmt: skip
         answer = client.post("/api/act", json=body)
         assert answer.status_code == 400 and "action id" in answer.get_json()["error"], body
     assert client.post("/api/act", data='{"action": 59}', content_type="text/plain").status_code == 400
@@ -99,7 +109,7 @@ def test_an_illegal_or_malformed_action_is_refused_with_a_400_and_changes_nothin
 
 def test_bad_settings_are_refused_with_a_clear_message():
     app = make_app()
-    client = app.test_client()
+    client = page_client(app)
     before = client.get("/api/state").get_json()
     cases = {
         "unknown rule option 'foo'": {"options": ["foo=1"]},
@@ -132,12 +142,14 @@ def test_the_command_line_refuses_a_bad_option_in_one_line(capsys):
 
 
 def test_requests_for_another_host_and_other_files_are_refused():
-    client = make_app().test_client()
+    app = make_app()
+    client = app.test_client()
     assert client.get("/api/state", headers={"Host": "attacker.example:8765"}).status_code == 400
     assert client.get("/uno-static/table.js").status_code == 200
     assert client.get("/uno-static/..%2Frecords.py").status_code == 404
     assert client.get("/replay?path=/etc/passwd").get_data().count(b"root:") == 0
-    bad = client.post("/replay", data={"record": (io.BytesIO(b'{"format": "pickle"}'), "x.json")})
+    bad = client.post("/replay", data={"record": (io.BytesIO(b'{"format": "pickle"}'), "x.json"),
+                                       "token": web.page_token(app)})
     assert bad.status_code == 400 and b"not a valid record" in bad.get_data()
 
 
@@ -172,6 +184,7 @@ def chrome():
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
         options.add_argument(flag)
     options.add_argument("--disable-dev-shm-usage")  # a container's small /dev/shm
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console: CSP violations show there
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
     yield driver
@@ -185,14 +198,15 @@ def need(chrome):
     return chrome
 
 
-def wait_for(condition, timeout=10.0, what="the page"):
+def wait_for(condition, timeout=10.0, what="the page", page=None):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = condition()
         if value:
             return value
         time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+    shown = f"; the page shows: {page.find_element('tag name', 'body').text[:300]!r}" if page is not None else ""
+    raise AssertionError(f"timed out waiting for {what}{shown}")
 
 
 def error_text(browser) -> str:
@@ -240,6 +254,8 @@ def test_a_whole_game_played_by_clicking_in_the_browser(server, chrome):
     shot = SCREENSHOTS / "uno-web-game-over.png"
     browser.save_screenshot(str(shot))
     check_screenshot(shot)
+    blocked = [line["message"] for line in browser.get_log("browser") if "Content Security Policy" in line["message"]]
+    assert not blocked, blocked  # the page runs whole under its own policy (its scripts and styles only)
     # the engine's result, as the server tells it
     state = json.loads(urllib.request.urlopen(server + "/api/state").read())
     assert state["view"]["done"] and state["result"] in result
@@ -252,17 +268,20 @@ def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_pa
     from selenium.webdriver.common.by import By
 
     state = json.loads(urllib.request.urlopen(server + "/api/state").read())
-    if not state["view"]["done"]:  # run alone: finish the game through the API
+    if not state["view"]["done"]:  # run alone: finish the game through the API, with the page's token
+        token = re.search(r'name="uno-token" content="([^"]+)"', urllib.request.urlopen(server + "/").read().decode())
         while not state["view"]["done"]:
-            request = urllib.request.Request(server + "/api/act", data=json.dumps({"action": state["actions"][0]["id"]})
-                                             .encode(), headers={"Content-Type": "application/json"})  # fmt: skip
+            body = {"action": state["actions"][0]["id"], "game": state["game"]["number"]}
+            request = urllib.request.Request(server + "/api/act", data=json.dumps(body).encode(), headers={
+                "Content-Type": "application/json", "X-Uno-Token": token.group(1)})  # fmt: skip
             state = json.loads(urllib.request.urlopen(request).read())
     path = tmp_path / "game.json"
     path.write_bytes(urllib.request.urlopen(server + "/api/record").read())
     browser.get(server + "/replay")
     browser.find_element(By.ID, "record").send_keys(str(path))
     browser.find_element(By.ID, "open").click()
-    counter = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".uno-step"), what="the replay viewer")[0]
+    counter = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".uno-step"), what="the replay viewer",
+                       page=browser)[0]
     assert counter.text.startswith("decision 0 /")
     following = browser.find_element(By.CSS_SELECTOR, ".uno-controls button[title^='next']")
     for _ in range(3):

@@ -1,10 +1,12 @@
 /* uno-web: the play page. It draws what the server sends (GET /api/state: the seat's table_view, its legal
  * actions, the narration) and sends the id of the action clicked (POST /api/act); the server decides everything.
  * Cards and the table are drawn by the shared UnoTable (uno_env/static/table.js). Text goes on the page with
- * textContent only. */
+ * textContent only. Every POST carries the page's token (the meta uno-token the server put in the page) in the
+ * X-Uno-Token header, and an action names its game (the server refuses one meant for another game). */
 (function () {
   "use strict";
 
+  var token = (document.querySelector('meta[name="uno-token"]') || {}).content || "";
   var current = null;
   var busy = false;
   var rendered = 0;
@@ -21,7 +23,8 @@
   }
 
   function request(method, url, body) {
-    var init = { method: method, headers: { Accept: "application/json" } };
+    var init = { method: method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (method !== "GET") init.headers["X-Uno-Token"] = token;
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -66,7 +69,7 @@
   }
 
   function act(id) {
-    send("POST", "/api/act", { action: id });
+    send("POST", "/api/act", { action: id, game: current ? current.game.number : null });
   }
 
   function colorOfAction(name) {
