@@ -37,6 +37,7 @@ import numpy as np
 from uno_env import PRESETS, GameBatch, cli, make_rules
 from uno_env import observation as O
 from uno_env import rewards as R
+from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS, IllegalActionError
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
@@ -306,6 +307,8 @@ def run_tournament(
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
     if ray_workers:
         from .ray_arena import play_chunks
+
+        require_extra("--ray-workers", "ray")
 
         parts = play_chunks(play, chunks, workers=ray_workers, address=ray_address, progress=bar.update)
     else:

@@ -46,6 +46,8 @@ from .base import bind
 from .baselines import BASELINES
 
 POLICY_FORMAT = "uno-env-policy-1"
+#: what a policy file is, as the errors about a file that is not one say it
+POLICY_FILE = "a uno-env policy file (a .pt file written by uno-train)"
 SHIPPED_DIR = Path(__file__).parent / "policies"
 ILLEGAL_LOGIT = -1e9
 
@@ -169,6 +171,9 @@ def load_plain_data(path: str | Path, what: str) -> Any:
     except (EOFError, RuntimeError, OSError, zipfile.BadZipFile) as error:  # empty, truncated, not a torch file
         raise ValueError(f"{path} is not {what}: torch cannot read it ({type(error).__name__}"
                          f"{': ' + _torch_reason(error) if str(error) else ''})") from None  # fmt: skip
+    except Exception as error:  # what else torch's weights-only reader trips on: a text file gives KeyError, IndexError
+        raise ValueError(f"{path} is not {what}: torch cannot read it (not a file torch.save writes; "
+                         f"{type(error).__name__})") from None  # fmt: skip
 
 
 def _torch_reason(error: BaseException) -> str:
@@ -187,7 +192,7 @@ def load_policy_file(path: str | Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no policy file at {path}" + (" (a folder)" if path.is_dir() else ""))
-    data = load_plain_data(path, "a uno-env policy file")
+    data = load_plain_data(path, POLICY_FILE)
     check_policy_dict(data, str(path))
     return data
 

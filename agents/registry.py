@@ -5,6 +5,10 @@ Baselines by name (`random`, `naive`, `greedy`, `counter`); trained agents as PR
 imported only by those who seat them; search agents as NAME or NAME:BUDGET (`ismcts`, `ismcts:500`,
 `ismcts:20ms`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`.
 
+A plain install (no extras) seats the baselines and the compiled search agents; `ppo:` needs torch, `sb3:`
+Stable-Baselines3 (the `train` extra), `rllib:` Ray (`rllib`) and `openspiel-ismcts` OpenSpiel (`openspiel`):
+without it `make_agent` raises `uno_env.extras.MissingExtraError`, whose one line names the extra to install.
+
 Files are data: a policy file (`ppo:`) is loaded with `torch.load(weights_only=True)`, tensors and plain values
 only, so nothing in it runs. SB3 model zips and RLlib checkpoints can only be loaded by unpickling, which can
 run code from the file: they load only with `trust=True` (`--trust` on the commands), else `UntrustedFileError`
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+from uno_env.extras import needs_extra, require_extra
 
 from .baselines import BASELINES
 
@@ -29,12 +35,14 @@ def _ppo(argument: str, seed: int | None, trust: bool):
 
 
 def _sb3(argument: str, seed: int | None, trust: bool):
+    require_extra(f"sb3:{argument}", "sb3_contrib")  # said before the file is looked at or refused without trust
     from .sb3_agent import SB3Agent
 
     return SB3Agent(argument, trust=trust)
 
 
 def _rllib(argument: str, seed: int | None, trust: bool):
+    require_extra(f"rllib:{argument}", "ray", "torch")
     from .rllib_agent import RLlibAgent
 
     return RLlibAgent(argument, seed=seed, trust=trust)
@@ -122,10 +130,11 @@ def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
     if not isinstance(name, str):
         raise TypeError(f"an agent name is a string, got {name!r}")
     prefix, colon, argument = name.partition(":")
-    if colon and prefix in TRAINED_PREFIXES:
-        return TRAINED_PREFIXES[prefix](argument, seed, bool(trust))
-    if prefix in SEARCHES:
-        return SEARCHES[prefix](argument, seed, bool(trust))
+    loader = TRAINED_PREFIXES.get(prefix) if colon else None
+    loader = loader or SEARCHES.get(prefix)
+    if loader is not None:
+        with needs_extra(name):  # ppo: needs torch, sb3: Stable-Baselines3, ...: a missing extra is named in one line
+            return loader(argument, seed, bool(trust))
     if name not in BASELINES:
         raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(BASELINES)}, or {TRAINED_HELP}")
     return BASELINES[name](seed=seed)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sb3_contrib import MaskablePPO
 
 from uno_env import observation as O
 
 from .trust import untrusted
+
+if TYPE_CHECKING:  # sb3-contrib (the train extra) is imported when a model is loaded: this module imports without it
+    from sb3_contrib import MaskablePPO
 
 #: what loading a model zip without trust would risk, as the refusal says it
 SB3_KIND = "an SB3 model zip"
@@ -33,6 +36,8 @@ def check_model_file(path: str | Path, trust: bool) -> None:
 def load_model(path: str | Path, *, trust: bool = False, **kwargs) -> MaskablePPO:
     """`MaskablePPO.load(path, **kwargs)`, only with `trust=True` (unpickling can run code from the file)."""
     check_model_file(path, trust)
+    from sb3_contrib import MaskablePPO
+
     return MaskablePPO.load(Path(path), **kwargs)
 
 

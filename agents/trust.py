@@ -12,6 +12,8 @@ import pickle
 import zipfile
 from pathlib import Path
 
+from uno_env.extras import MissingExtraError
+
 
 class UntrustedFileError(ValueError):
     """A file that can only be loaded by unpickling it (which can run code from the file), refused without trust."""
@@ -32,5 +34,6 @@ TRUST_HELP = (
 )
 
 #: what loading an agent's file or a checkpoint can raise on bad input (a missing, unreadable, corrupt or refused
-#: file, a bad setting): what the commands turn into their one-line error (exit 2) instead of a traceback
-USER_ERRORS = (ValueError, OSError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile)
+#: file, a bad setting, an agent whose extra is not installed): what the commands turn into their one-line error
+#: (exit 2) instead of a traceback
+USER_ERRORS = (ValueError, OSError, EOFError, pickle.UnpicklingError, zipfile.BadZipFile, MissingExtraError)

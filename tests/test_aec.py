@@ -13,7 +13,6 @@ import re
 from collections import Counter
 
 import numpy as np
-import pettingzoo
 import pytest
 from pettingzoo.test import api_test, seed_test
 
@@ -801,7 +800,8 @@ def test_bad_deal_raises_value_error():
 
 
 def test_registry_and_import_paths():
-    env = pettingzoo.make("aec", "uno_env/uno_v0", variant="monster_high", num_players=3, episode="match")
+    # uno_v0.env, as PettingZoo's registry (1.27 on: tests/test_compat.py) makes it; pettingzoo 1.24 has no make
+    env = uno_v0.env(variant="monster_high", num_players=3, episode="match")
     assert env.metadata["name"] == "uno_v0"
     assert isinstance(env.unwrapped, uno_env.raw_env)
     assert (env.unwrapped.rules.preset, env.unwrapped.num_players) == ("monster_high", 3)

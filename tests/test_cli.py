@@ -206,3 +206,23 @@ def test_the_installed_console_script_runs():
     done = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: uno-arena") and "--option NAME=VALUE" in done.stdout
+
+
+# ------------------------------------------------------------------------------------ a file that is not a policy
+@pytest.fixture
+def not_policies(tmp_path) -> list[Path]:
+    """Files a user might give as `ppo:FILE` by mistake: notes, a system file, JSON, a zip that torch cannot read."""
+    (tmp_path / "notes.txt").write_text("my notes on the run\n")
+    (tmp_path / "policy.json").write_text('{"format": "uno-env-policy-1"}')
+    (tmp_path / "fake.pt").write_bytes(b"PK\x03\x04 not really a zip")
+    return [tmp_path / "notes.txt", Path("/etc/passwd"), tmp_path / "policy.json", tmp_path / "fake.pt"]
+
+
+@pytest.mark.parametrize("prog", ["uno-arena", "uno-play"])
+def test_a_file_that_is_not_a_policy_is_one_line_naming_what_was_expected(prog, not_policies, tmp_path, capsys):
+    rest = ["random", "--no-progress", "--out", str(tmp_path)] if prog == "uno-arena" else []
+    for path in not_policies:
+        argv = ["--agents" if prog == "uno-arena" else "--opponents", f"ppo:{path}", *rest]
+        err = refusal(module_of(BY_PROG[prog]).main, argv, capsys)
+        assert err.startswith(f"{prog}: error: {path} is not a uno-env policy file (a .pt file written by uno-train): ")
+        assert "Traceback" not in err

@@ -2,6 +2,7 @@
 (from the repository's agents/ and train/ folders) and the shipped policies; a user's own `agents/` and `train.py`
 neither shadow ours nor are shadowed by them."""
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -65,3 +66,27 @@ def test_a_users_own_agents_and_train_modules_live_beside_ours(wheel, tmp_path):
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert "No module named 'agents'" in elsewhere.stderr
+
+
+# the distribution that installs each module `uno_env.extras` names
+DISTRIBUTION_OF_MODULE = {
+    "torch": "torch", "tensorboard": "tensorboard", "stable_baselines3": "stable-baselines3",
+    "sb3_contrib": "sb3-contrib", "ray": "ray", "pyspiel": "open_spiel", "open_spiel": "open_spiel",
+    "flask": "flask", "waitress": "waitress",
+}  # fmt: skip
+
+
+def test_the_extra_each_error_names_installs_the_missing_module(wheel):
+    """`MissingExtraError` tells a user `pip install "uno-env[EXTRA]"`: the wheel's EXTRA must install the module."""
+    from uno_env.extras import EXTRA_OF_MODULE
+
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read(next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))).decode()
+    installs: dict[str, set[str]] = {}
+    for requirement in re.findall(r"^Requires-Dist: (.+)$", metadata, flags=re.MULTILINE):
+        extra = re.search(r"""extra == ["']([\w-]+)["']""", requirement)
+        if extra:
+            installs.setdefault(extra.group(1), set()).add(re.split(r"[\[<>=!~ ;(]", requirement)[0].lower())
+    assert set(EXTRA_OF_MODULE) == set(DISTRIBUTION_OF_MODULE)
+    for module, extra in EXTRA_OF_MODULE.items():
+        assert DISTRIBUTION_OF_MODULE[module] in installs.get(extra, set()), (module, extra, installs.get(extra))

@@ -4,7 +4,6 @@ three observation levels, and random episodes over several seeds with the engine
 import warnings
 
 import numpy as np
-import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
@@ -62,7 +61,8 @@ def test_random_episodes_stay_valid_and_in_space(variant, level):
 
 
 def test_registry_module_and_metadata():
-    made = pettingzoo.make("aec", "uno_env/uno_v0", variant="swap", num_players=3)
+    # the module PettingZoo's registry (1.27 on: tests/test_compat.py) makes envs with; pettingzoo 1.24 has no make
+    made = uno_v0.env(variant="swap", num_players=3)
     assert made.unwrapped.metadata["name"] == "uno_v0"
     assert made.unwrapped.rules.preset == "swap" and made.unwrapped.num_players == 3
     assert uno_v0.env is uno_env.env and uno_v0.raw_env is uno_env.raw_env

@@ -1,8 +1,14 @@
-"""Training scripts: native PPO, Stable-Baselines3 MaskablePPO and RLlib."""
+"""Training scripts: native PPO, Stable-Baselines3 MaskablePPO and RLlib.
+
+Each needs an extra (`train`, and `rllib` for RLlib) to train, but not to show its `--help`: without it a run
+says which extra to install in one line (`uno_env.extras`) and exits 2.
+"""
 
 from __future__ import annotations
 
 import re
+
+from uno_env.extras import require_extra
 
 
 def check_device(device: str) -> None:
@@ -11,6 +17,7 @@ def check_device(device: str) -> None:
     if device not in ("auto", "cpu") and not re.fullmatch(r"cuda(:\d+)?", device):
         raise ValueError(f"device must be auto, cpu, cuda or cuda:N (one GPU of several), got {device!r}")
     if device.startswith("cuda"):
+        require_extra(f"--device {device}", "torch")
         import torch  # here, not at the top: `rllib_ppo` imports uno_env before torch (uno_env/__init__.py)
 
         if not torch.cuda.is_available():

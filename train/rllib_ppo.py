@@ -36,10 +36,6 @@ import gymnasium as gym
 import numpy as np
 
 import uno_env  # noqa: F401  (before RLlib imports torch: numba's passive OpenMP waits, see uno_env/__init__.py)
-
-# isort: split
-from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-
 from uno_env import observation as O
 from uno_env.aec import raw_env
 from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
@@ -53,6 +49,16 @@ from uno_env.cli import (
     positive_int,
     rule_options,
 )
+from uno_env.extras import missing_extra_base, require_extra
+from uno_env.records import write_atomic
+
+try:  # the rllib extra: without it the module still imports, so `uno-train-rllib --help` works and a run names it
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+except ModuleNotFoundError as error:
+    PettingZooEnv = missing_extra_base(error)  # main() and train() say which extra to install
+
+#: what training needs: Ray with RLlib (the rllib extra) and torch (the train extra)
+TRAIN_MODULES = ("ray", "torch")
 
 ENV_NAME = "uno_env_rllib"
 POLICY_ID = "shared"
@@ -200,7 +206,7 @@ def save_checkpoint(algo, args: Args, iteration: int, steps: int) -> Path:
         "module_path": f"{COMPONENT_LEARNER_GROUP}/{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{POLICY_ID}",
         "trained": {"iterations": iteration, "env_steps": steps, "args": {**asdict(args), "out": str(args.out)}},
     }
-    (path / METADATA_FILE).write_text(json.dumps(metadata, indent=2))
+    write_atomic(path / METADATA_FILE, json.dumps(metadata, indent=2))
     return path
 
 
@@ -212,6 +218,7 @@ def _metric(results: dict, *keys: str, default=np.nan):
 
 def train(args: Args) -> dict[str, Any]:
     """Train per `args` (see the module docstring); returns the last iteration's figures and the checkpoint."""
+    require_extra("training", *TRAIN_MODULES)
     import ray
 
     if args.iterations < 1:
@@ -280,8 +287,9 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_config(argv)
     try:
+        args = parser.parse_config(argv)  # --help works without the rllib extra
+        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
         train(args)
     except USER_ERRORS as error:  # settings the games refuse, an unwritable --out, a Ray cluster not there
         parser.error(str(error) or type(error).__name__)

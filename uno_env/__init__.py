@@ -1,7 +1,8 @@
 """uno-env: UNO and four variants as a reinforcement-learning environment.
 
 `uno_env.env()` is the PettingZoo AEC env (also `pettingzoo.make("aec", "uno_env/uno_v0")` once
-`uno_env` is imported).
+`uno_env` is imported); `gymnasium.make("uno_env/UnoSingleAgent-v0")` is the single-agent env
+(`uno_env.wrappers.UnoSingleAgentEnv`).
 
 The rules live once, in the compiled batched engine (`uno_env.engine`); `Game` and `GameBatch`
 (`uno_env.game`) are its Python face. See the README for the rules the engine plays.
@@ -33,6 +34,26 @@ def _register_with_pettingzoo() -> None:
 
 _register_with_pettingzoo()
 
+#: the gymnasium id of `uno_env.wrappers.UnoSingleAgentEnv`: `gymnasium.make(SINGLE_AGENT_ENV_ID, variant=...,
+#: num_players=..., learner_seat=..., opponents=..., illegal_action=..., **env_options)`
+SINGLE_AGENT_ENV_ID = "uno_env/UnoSingleAgent-v0"
+
+
+def _register_with_gymnasium() -> None:
+    """Register the single-agent env by id, for tools that build envs from one (`gymnasium.make`, SB3's
+    `make_vec_env`); the wrappers module is imported only when an env is made."""
+    import gymnasium
+
+    if SINGLE_AGENT_ENV_ID not in gymnasium.registry:  # a reload of uno_env would otherwise warn of an override
+        gymnasium.register(
+            SINGLE_AGENT_ENV_ID,
+            entry_point="uno_env.wrappers:UnoSingleAgentEnv",
+            kwargs={"variant": "classic", "num_players": 2},
+        )
+
+
+_register_with_gymnasium()
+
 __version__ = "0.3.0"
 
 __all__ = [
@@ -45,6 +66,7 @@ __all__ = [
     "PHASE_NAMES",
     "PRESETS",
     "RuleSet",
+    "SINGLE_AGENT_ENV_ID",
     "action_id",
     "env",
     "raw_env",

@@ -9,6 +9,7 @@ vec_env = UnoSB3VecEnv("classic", num_players=2, num_envs=256, opponents=RandomA
 model = MaskablePPO("MlpPolicy", vec_env).learn(100_000)      # masks come from vec_env.action_masks()
 
 env = UnoSingleAgentEnv("classic", num_players=2)             # a gymnasium.Env; random opponents by default
+env = gymnasium.make("uno_env/UnoSingleAgent-v0", variant="classic", num_players=2)  # the same, by its id
 ```
 
 `UnoSB3VecEnv` is a Stable-Baselines3 `VecEnv` (hundreds of games in one process, no subprocesses):
@@ -17,7 +18,10 @@ rewards are the learner seat's (`rewards[:, seat]` of the vector env), `infos` c
 and `action_masks()` / `env_method("action_masks")` give the legal actions, as sb3-contrib's MaskablePPO
 expects; an illegal action raises IllegalActionError. `UnoSingleAgentEnv` is one game as a
 `gymnasium.Env` with an `action_masks()` method and the mask in `info["action_mask"]`; it passes
-Gymnasium's and SB3's env checkers.
+Gymnasium's and SB3's env checkers. `import uno_env` registers it with gymnasium as `uno_env/UnoSingleAgent-v0`
+(its keyword arguments as `gymnasium.make`'s), so tools that build envs from an id (`gymnasium.make`,
+`gymnasium.make_vec`, SB3's `make_vec_env`) reach it. It needs only gymnasium; `UnoSB3VecEnv` needs
+Stable-Baselines3 (the `train` extra).
 """
 
 from __future__ import annotations
@@ -27,12 +31,17 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from . import actions as A
 from . import validate as V
+from .extras import missing_extra_base
 from .validate import IllegalActionError
 from .vector import UnoVectorEnv
+
+try:  # Stable-Baselines3 (the train extra) only for UnoSB3VecEnv: UnoSingleAgentEnv, a plain gymnasium env, needs none
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+except ModuleNotFoundError as error:
+    VecEnv = missing_extra_base(error)  # UnoSB3VecEnv(...) then says which extra to install
 
 
 def _spaces(venv: UnoVectorEnv) -> tuple[spaces.Box, spaces.Discrete]:
@@ -145,9 +154,11 @@ class UnoSingleAgentEnv(gymnasium.Env):
 
     `illegal_action="lose"` (default): an illegal action ends the episode with reward -1 and
     `info["illegal_action"]`, as PettingZoo's TerminateIllegalWrapper does; `"raise"`: IllegalActionError.
+    `render_mode` "ansi" (text) or "rgb_array" (an (H, W, 3) uint8 picture) shows the table as the learner's seat
+    sees it, as the AEC env does.
     """
 
-    metadata = {"render_modes": []}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -157,12 +168,16 @@ class UnoSingleAgentEnv(gymnasium.Env):
         learner_seat: int = 0,
         opponents: Any = None,
         illegal_action: str = "lose",
+        render_mode: str | None = None,
         **env_options: Any,
     ):
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"illegal_action must be one of {', '.join(map(repr, ILLEGAL_ACTION_MODES))}, got {illegal_action!r}"
             )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}")
+        self.render_mode = render_mode
         self.illegal_action = illegal_action
         self._default_opponent = opponents is None
         self.venv = UnoVectorEnv(
@@ -226,3 +241,16 @@ class UnoSingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         return self.venv.masks[0].astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner's seat sees it (`uno_env.render.table_view`): text ("ansi") or a picture
+        ("rgb_array"); None without a render_mode."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "rgb_array":
+            from .picture import picture
+
+            return picture(self.venv.game, self.learner_seat)
+        from .render import render_text
+
+        return render_text(self.venv.game, self.learner_seat)
