@@ -19,7 +19,7 @@ the game as a game record (`uno_env.records`) when it ends or you quit: `uno_env
 from __future__ import annotations
 
 import argparse
-import random
+import secrets
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -527,7 +527,7 @@ def main(
     """The `uno-play` command; `input_fn` (one line per call) and `console` let tests drive it."""
     parser = build_parser()
     args = parse_args(argv, parser)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    seed = args.seed if args.seed is not None else secrets.randbits(64)  # fresh entropy: the deal is unguessable
     try:
         game = Game(args.variant, args.players, seed=seed, episode=args.episode, **args.rule_options)
     except ValueError as error:
@@ -545,9 +545,11 @@ def main(
     console.print(
         f"UNO {args.variant}, {args.players} players, a {args.episode}"
         + (f", {options}" if options else "")
-        + f"; you are player {args.seat}; seed {seed} (replay with --seed {seed})."
+        + f"; you are player {args.seat}."
     )
     code = terminal.run()
+    # the seed tells every hand and the agents' draws: shown only once the game is over
+    console.print(f"The game's seed was {seed} (play it again with --seed {seed}).")
     if args.save is not None:
         try:
             path = save_record(terminal.record(seed), args.save)

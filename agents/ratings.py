@@ -32,12 +32,16 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+from uno_env.records import write_atomic
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ELO_SCALE = 400.0 / math.log(10.0)  # rating = ELO_SCALE * ln(p)
@@ -444,9 +448,7 @@ def write_json(
     doc = {"meta": dict(records_meta or {}), "agents": [dataclasses.asdict(s) for s in summaries]}
     if matrix is not None:
         doc["pairwise"] = {"names": list(names), "win_share": _nan_to_none(np.asarray(matrix, float).tolist())}
-    with open(path, "w") as f:
-        json.dump(doc, f, indent=2, allow_nan=False, default=_json_default)
-        f.write("\n")
+    write_atomic(path, json.dumps(doc, indent=2, allow_nan=False, default=_json_default) + "\n")
 
 
 def _json_default(x):
@@ -461,17 +463,25 @@ def read_json(path) -> tuple[list[AgentSummary], dict]:
     """(summaries, meta) from a file written by `write_json`."""
     with open(path) as f:
         doc = json.load(f)
-    return [AgentSummary(**a) for a in doc["agents"]], doc["meta"]
+    fields = {f.name for f in dataclasses.fields(AgentSummary)}
+    agents = doc.get("agents") if isinstance(doc, dict) else None
+    if not isinstance(agents, list) or not isinstance(doc.get("meta"), dict) or not all(
+        isinstance(a, dict) and set(a) == fields for a in agents
+    ):
+        raise ValueError(f"{path} is not a tournament file written by write_json (meta, and agents with the fields "
+                         f"{', '.join(sorted(fields))})")  # fmt: skip
+    return [AgentSummary(**a) for a in agents], doc["meta"]
 
 
 def write_csv(path, summaries: Sequence[AgentSummary]) -> None:
     """One row per agent, columns named as the `AgentSummary` fields (floats written exactly, repr)."""
     fields = [f.name for f in dataclasses.fields(AgentSummary)]
-    with open(path, "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(fields)
-        for s in summaries:
-            writer.writerow([repr(v) if isinstance(v, float) else v for v in dataclasses.astuple(s)])
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(fields)
+    for s in summaries:
+        writer.writerow([repr(v) if isinstance(v, float) else v for v in dataclasses.astuple(s)])
+    write_atomic(path, text.getvalue())
 
 
 def read_csv(path) -> list[AgentSummary]:
@@ -542,4 +552,4 @@ def plot(
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
     if title:
         fig.suptitle(title)
-    fig.savefig(path, dpi=120)
+    write_atomic(path, lambda temporary: fig.savefig(temporary, dpi=120, format=Path(path).suffix[1:] or "png"))

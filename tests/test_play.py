@@ -106,7 +106,22 @@ def test_end_of_input_or_ctrl_c_exits_cleanly(stop):
 
     console = plain_console()
     assert main(["--seed", "1"], input_fn=read, console=console) == 0
-    assert output(console).rstrip().endswith("Bye.")
+    lines = output(console).rstrip().splitlines()
+    assert lines[-2:] == ["Bye.", "The game's seed was 1 (play it again with --seed 1)."]
+
+
+def test_the_seed_is_fresh_entropy_and_shown_only_when_the_game_is_over(monkeypatch):
+    import secrets
+
+    drawn = []
+    monkeypatch.setattr(secrets, "randbits", lambda bits: drawn.append(bits) or 2**64 - 5)
+    console = plain_console()
+    assert main([], input_fn=scripted_input("q"), console=console) == 0
+    text = output(console)
+    assert drawn == [64]
+    before_the_end = text.split("Bye.")[0]
+    assert str(2**64 - 5) not in before_the_end  # the seed tells every hand: never shown while the game is on
+    assert text.rstrip().endswith(f"The game's seed was {2**64 - 5} (play it again with --seed {2**64 - 5}).")
 
 
 def test_opponents_moves_are_narrated_without_naming_a_drawn_card():

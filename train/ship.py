@@ -13,6 +13,7 @@ from pathlib import Path
 import torch
 
 from uno_env.agents.policy import SHIPPED_DIR, load_policy_file
+from uno_env.records import write_atomic
 
 
 def ship(source: str | Path, directory: Path = SHIPPED_DIR) -> Path:
@@ -21,7 +22,7 @@ def ship(source: str | Path, directory: Path = SHIPPED_DIR) -> Path:
     data["state_dict"] = {k: v.half() if v.is_floating_point() else v for k, v in data["state_dict"].items()}
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / f"{data['variant']}-{data['num_players']}p.pt"
-    torch.save(data, target)
+    write_atomic(target, lambda temporary: torch.save(data, temporary))
     return target
 
 
