@@ -32,6 +32,8 @@ def native_rate(args, out: Path) -> tuple[float, float, str]:
         variant=args.variant, players=args.players, league=(f"{args.opponent}:1",), total_steps=args.native_steps,
         eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False, device=args.native_device,
         **({} if args.native_threads is None else {"threads": args.native_threads}),
+        **{key: value for key, value in (("num_envs", args.native_num_envs), ("hidden", args.native_hidden),
+                                         ("minibatch_size", args.native_minibatch_size)) if value is not None},
     )  # fmt: skip
     summary = native_ppo.train(config)
     return summary["steps_per_second"], summary["rollout_steps_per_second"], summary["device"]
@@ -83,6 +85,10 @@ def main() -> None:
     parser.add_argument("--native-threads", type=int, default=None, help="torch threads (default: the trainer's)")
     parser.add_argument("--native-device", default="auto", help="the native trainer's --device (auto, cpu, cuda[:N])")
     parser.add_argument("--sb3-device", default="auto", help="MaskablePPO's device (auto, cpu, cuda[:N])")
+    parser.add_argument("--native-num-envs", type=int, default=None, help="games stepped together")
+    parser.add_argument("--native-hidden", type=int, nargs="+", default=None, help="the native network's layer widths")
+    parser.add_argument("--native-minibatch-size", type=int, default=None, help="the native trainer's minibatch size")
+    parser.add_argument("--no-sb3", action="store_true", help="time the native trainer alone")
     args = parser.parse_args()
     from uno_env.train import check_device
 
@@ -95,9 +101,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
             native.append(native_rate(args, Path(tmp) / f"native{repeat}"))
+            if args.no_sb3:
+                print(f"repeat {repeat}: native {native[-1][0]:,.0f} steps/s (collecting {native[-1][1]:,.0f}) on "
+                      f"{native[-1][2]}")  # fmt: skip
+                continue
             sb3.append(sb3_rate(args, Path(tmp) / f"sb3{repeat}"))
             print(f"repeat {repeat}: native {native[-1][0]:,.0f} steps/s (collecting {native[-1][1]:,.0f}), "
                   f"SB3 MaskablePPO {sb3[-1][0]:,.0f} steps/s (collecting {sb3[-1][1]:,.0f})")  # fmt: skip
+    if args.no_sb3:
+        return
     print(f"{args.variant}, {args.players} players, vs {args.opponent}, native PPO on {native[0][2]}, "
           f"SB3 MaskablePPO on {sb3[0][2]}, medians of {args.repeats} repeats:")  # fmt: skip
     for column, what in ((0, "training (rollouts and updates)"), (1, "collection (rollouts alone)")):

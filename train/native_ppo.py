@@ -39,15 +39,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-import torch
-from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
 from uno_env import PRESETS, make_rules
 from uno_env.agents.arena import win_rate_against
 from uno_env.agents.base import bind
 from uno_env.agents.baselines import BASELINES
-from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, load_plain_data, sample_actions
 from uno_env.agents.registry import make_agent
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.cli import (
@@ -60,8 +57,21 @@ from uno_env.cli import (
     positive_int,
     rule_options,
 )
+from uno_env.extras import allow_missing_extra, require_extra
+from uno_env.records import write_atomic
 from uno_env.train import check_device
 from uno_env.vector import UnoVectorEnv
+
+try:  # the train extra: without it the module still imports, so `uno-train --help` works and a run names the extra
+    import torch
+    from torch.utils.tensorboard import SummaryWriter
+
+    from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, load_plain_data, sample_actions
+except ModuleNotFoundError as error:
+    allow_missing_extra(error)  # main() and train() say which extra to install
+
+#: what training needs of the train extra
+TRAIN_MODULES = ("torch", "tensorboard")
 
 
 @dataclass
@@ -136,6 +146,9 @@ class Config:
     """Baselines the evaluation plays (or ppo: policies)."""
     checkpoint_every: Annotated[int, positive_int] = 50
     """Updates between checkpoints."""
+    snapshot_seconds: Annotated[float, nonnegative_float] = 0.0
+    """Seconds of training between policy snapshots written to out/snapshots/ (0: none), each named by the seconds
+    since training began: `benchmarks/time_to_skill.py` evaluates them afterwards, so a curve costs the run nothing."""
     seed: int = 0
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
@@ -449,6 +462,7 @@ def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.
 
 def train(config: Config) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
+    require_extra("training", *TRAIN_MODULES)
     state = None
     if config.resume is not None:
         state = load_checkpoint(config.resume)
@@ -514,6 +528,7 @@ def train(config: Config) -> dict[str, Any]:
     deadline = started + config.minutes * 60
     bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
     episode_wins, episode_count = 0, 0
+    next_snapshot = config.snapshot_seconds
     train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
     collect_seconds = 0.0  # rollouts alone
     evaluation: dict[str, tuple[float, float, float]] = {}
@@ -523,20 +538,20 @@ def train(config: Config) -> dict[str, Any]:
     commands = [*(state.get("commands", []) if state is not None else []), command]
 
     def save(path: Path) -> None:  # tensors and plain values only: `load_checkpoint` reads it with weights_only=True
-        torch.save({
+        write_atomic(path, lambda temporary: torch.save({
             "format": CHECKPOINT_FORMAT,
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
             "network": network.state_dict(), "critic": critic.state_dict() if critic is not network else None,
             "optimizer": optimizer.state_dict(), "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
             "snapshots": league.snapshots, "history": history, "commands": commands,
-        }, path)  # fmt: skip
+        }, temporary))  # fmt: skip
         policy = network.to_file_dict(
             config.variant, config.rule_options, steps=steps_done, updates=update,
             minutes=round(minutes_done + (time.perf_counter() - started) / 60, 2),
             commands=commands,
         )  # fmt: skip
-        torch.save(policy, out / "policy.pt")
+        write_atomic(out / "policy.pt", lambda temporary: torch.save(policy, temporary))
 
     while time.perf_counter() < deadline and steps_done + steps_per_update <= budget_steps:
         fraction = min(1.0, (time.perf_counter() - started) / (config.minutes * 60))
@@ -607,9 +622,15 @@ def train(config: Config) -> dict[str, Any]:
             evaluation = log_evaluation(network, config, writer, steps_done, update, bar, history)
         if update % config.checkpoint_every == 0:
             save(out / "checkpoint.pt")
+        if config.snapshot_seconds and time.perf_counter() - started >= next_snapshot:
+            save_snapshot(network, config, out, time.perf_counter() - started, steps_done, update)
+            next_snapshot += config.snapshot_seconds * (1 + (time.perf_counter() - started - next_snapshot)
+                                                        // config.snapshot_seconds)  # fmt: skip
         bar.n = min(bar.total, int(time.perf_counter() - started))
         bar.set_postfix(steps=steps_done, sps=int(steps_per_update / (rollout_seconds + update_seconds)))
     bar.close()
+    if config.snapshot_seconds:  # the last policy, at the end of training
+        save_snapshot(network, config, out, time.perf_counter() - started, steps_done, update)
     if not (config.eval_every and update % config.eval_every == 0 and evaluation):
         evaluation = log_evaluation(network, config, writer, steps_done, update, None, history)
     save(out / "checkpoint.pt")
@@ -619,6 +640,16 @@ def train(config: Config) -> dict[str, Any]:
         "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
         "rollout_steps_per_second": (steps_done - steps_at_start) / max(collect_seconds, 1e-9),
     }  # fmt: skip
+
+
+def save_snapshot(network: PolicyNetwork, config: Config, out: Path, seconds: float, steps: int, update: int) -> Path:
+    """The learner's policy file at `seconds` of training, as out/snapshots/policy-SECONDSs.pt."""
+    path = out / "snapshots" / f"policy-{seconds:08.2f}s.pt"
+    path.parent.mkdir(exist_ok=True)
+    policy = network.to_file_dict(config.variant, config.rule_options, steps=steps, updates=update,
+                                  seconds=round(seconds, 2))  # fmt: skip
+    write_atomic(path, lambda temporary: torch.save(policy, temporary))
+    return path
 
 
 def check_weights(module: torch.nn.Module, weights: Any, what: str) -> None:
@@ -657,7 +688,7 @@ def plot_learning_curve(history: list[tuple[int, str, float, float, float]], pat
     axes.set(xlabel="learner decisions", ylabel="win rate (95% interval)", title="native PPO: evaluation")
     axes.legend()
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    write_atomic(path, lambda temporary: figure.savefig(temporary, dpi=100, format="png"))
 
 
 def log_evaluation(network, config: Config, writer, steps: int, update: int, bar, history: list) -> dict:
@@ -685,8 +716,9 @@ def parse_args(argv: list[str] | None = None) -> Config:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    config = parser.parse_config(argv)
     try:
+        config = parser.parse_config(argv)  # --help works without the train extra
+        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
         summary = train(config)
     except USER_ERRORS as error:  # a bad or refused checkpoint, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)

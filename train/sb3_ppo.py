@@ -22,22 +22,40 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
 from uno_env import PRESETS
 from uno_env.agents.arena import win_rate_against
 from uno_env.agents.registry import make_agent
 from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model
 from uno_env.agents.trust import USER_ERRORS
-from uno_env.cli import fraction, nonnegative_int, parser_from_dataclass, positive_float, positive_int, rule_options
+from uno_env.cli import (
+    fraction,
+    nonnegative_float,
+    nonnegative_int,
+    parser_from_dataclass,
+    positive_float,
+    positive_int,
+    rule_options,
+)
+from uno_env.extras import missing_extra_base, require_extra
+from uno_env.records import write_atomic
 from uno_env.train import check_device
 from uno_env.wrappers import UnoSB3VecEnv
+
+try:  # the train extra: without it the module still imports, so `uno-train-sb3 --help` works and a run names the extra
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
+except ModuleNotFoundError as error:
+    BaseCallback = missing_extra_base(error)  # main() and train() say which extra to install
+
+#: what training needs of the train extra
+TRAIN_MODULES = ("torch", "tensorboard", "stable_baselines3", "sb3_contrib")
 
 
 @dataclass
@@ -82,6 +100,11 @@ class Config:
     """Baselines the evaluation plays."""
     checkpoint_every: Annotated[int, positive_int] = 500_000
     """Timesteps between checkpoints."""
+    minutes: Annotated[float, nonnegative_float] = 0.0
+    """Wall-clock budget of the run (0: none); training stops at whichever of minutes and timesteps comes first."""
+    snapshot_seconds: Annotated[float, nonnegative_float] = 0.0
+    """Seconds of training between model snapshots in out/snapshots/ (0: none), each named by the seconds since
+    training began (for `benchmarks/time_to_skill.py`)."""
     seed: int = 0
     """Seeds the games, the network and the opponents."""
     device: str = "auto"
@@ -161,8 +184,46 @@ class LeagueCallback(BaseCallback):
         return self.results
 
 
+class ClockCallback(BaseCallback):
+    """Stops training after `minutes` and saves a snapshot (model zip and its .json) every `snapshot_seconds`."""
+
+    def __init__(self, config: Config):
+        super().__init__()
+        self.config = config
+        self.started, self.next_snapshot = 0.0, config.snapshot_seconds
+
+    def _on_training_start(self) -> None:
+        self.started = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        elapsed = time.perf_counter() - self.started
+        if self.config.snapshot_seconds and elapsed >= self.next_snapshot:
+            self.snapshot(elapsed)
+            self.next_snapshot += self.config.snapshot_seconds * (1 + (elapsed - self.next_snapshot)
+                                                                  // self.config.snapshot_seconds)  # fmt: skip
+        return not self.config.minutes or elapsed < self.config.minutes * 60
+
+    def _on_training_end(self) -> None:
+        if self.config.snapshot_seconds:  # the last model, at the end of training
+            self.snapshot(time.perf_counter() - self.started)
+
+    def snapshot(self, elapsed: float) -> None:
+        save_model(self.model, self.config, Path(self.config.out) / "snapshots" / f"model-{elapsed:08.2f}s.zip")
+
+
+def save_model(model: MaskablePPO, config: Config, path: Path) -> None:
+    """`model` as `path` (a zip) with `path`.json beside it (variant, players, observation): an `sb3:` agent."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, lambda temporary: model.save(temporary))
+    write_atomic(path.with_suffix(".json"), json.dumps({
+        "variant": config.variant, "num_players": config.players, "observation": config.observation,
+        "rule_options": config.rule_options, "timesteps": int(model.num_timesteps),
+    }, indent=2))  # fmt: skip
+
+
 def train(config: Config) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
+    require_extra("training", *TRAIN_MODULES)
     config.validate()
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -183,13 +244,9 @@ def train(config: Config) -> dict[str, Any]:
     league = LeagueCallback(config, env)
     checkpoints = CheckpointCallback(max(config.checkpoint_every // config.num_envs, 1), str(out / "checkpoints"),
                                      name_prefix="model")  # fmt: skip
-    model.learn(config.timesteps, callback=CallbackList([league, checkpoints]), progress_bar=config.progress,
-                reset_num_timesteps=config.resume is None)  # fmt: skip
-    model.save(out / "model.zip")
-    (out / "model.json").write_text(json.dumps({
-        "variant": config.variant, "num_players": config.players, "observation": config.observation,
-        "rule_options": config.rule_options, "timesteps": int(model.num_timesteps),
-    }, indent=2))  # fmt: skip
+    model.learn(config.timesteps, callback=CallbackList([league, checkpoints, ClockCallback(config)]),
+                progress_bar=config.progress, reset_num_timesteps=config.resume is None)  # fmt: skip
+    save_model(model, config, out / "model.zip")
     results = league.evaluate()
     return {"timesteps": int(model.num_timesteps), "evaluation": results, "out": str(out)}
 
@@ -206,8 +263,9 @@ def parse_args(argv: list[str] | None = None) -> Config:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    config = parser.parse_config(argv)
     try:
+        config = parser.parse_config(argv)  # --help works without the train extra
+        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
         summary = train(config)
     except USER_ERRORS as error:  # a bad or refused model file, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)
