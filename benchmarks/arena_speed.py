@@ -3,10 +3,10 @@
     python benchmarks/arena_speed.py                      # classic, 4 players, two lineups, batch 2048
     python benchmarks/arena_speed.py --variant unocorns --games 16384 --lineups "counter counter greedy naive"
 
-Games/s: full games (rounds) played by `uno_env.agents.arena.play_games` (the runner behind `uno-arena`: observations,
-agent calls, legality checks, engine steps, game records), seats rotated. Decisions/s: each agent's `act` alone
-on batches of `--decision-batch` observations recorded from games of the variant (its own observation level).
-Reports medians of `--repeats` timed runs, every measure timed in turn within each repeat (the machine is
+Games/s: full games (rounds) played by `uno_env.arena.tournament.play_games` (the runner behind `uno-arena`:
+observations, agent calls, legality checks, engine steps, game records), seats rotated. Decisions/s: each agent's
+`act` alone on batches of `--decision-batch` observations recorded from games of the variant (its own observation
+level). Reports medians of `--repeats` timed runs, every measure timed in turn within each repeat (the machine is
 shared: every figure sees the same noise), after one untimed warm-up round (numba compiles or loads its cache).
 """
 
@@ -21,9 +21,9 @@ import numpy as np
 from reference import interleaved_medians
 
 from uno_env import observation as O
-from uno_env.agents.arena import play_games
 from uno_env.agents.base import bind
 from uno_env.agents.registry import agent_names, make_agent
+from uno_env.arena.tournament import play_games
 from uno_env.rules import make_rules
 from uno_env.vector import UnoVectorEnv
 

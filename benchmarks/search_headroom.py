@@ -3,7 +3,7 @@
     python benchmarks/search_headroom.py --players 4 --deals 1200    # 4,800 games, about 9 minutes on 2 cores
     python benchmarks/search_headroom.py --players 2 --deals 2000    # 4,000 games, about 10 minutes
 
-One seat plays `uno_env.agents.search` (determinized rollouts checking `counter`'s choices) against `counter`s; each
+One seat plays `search_gauge.py` beside it (determinized rollouts checking `counter`'s choices) against `counter`s; each
 deal is played once with the searching seat in every position (as the arena's paired seeds do). Prints its
 share of wins with the 95% Wilson interval (fair share: 1 / players) and how often it overrode `counter`.
 """
@@ -15,9 +15,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from search_gauge import run_block
 
-from uno_env.agents.ratings import wilson_interval
-from uno_env.agents.search import run_block
+from uno_env.arena.ratings import wilson_interval
 
 
 def main() -> None:

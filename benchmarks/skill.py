@@ -4,9 +4,9 @@
     python benchmarks/skill.py --players 4 --agent seer:100 --opponent counter --deals 2000
     python benchmarks/skill.py --players 2 --agent ismcts:50:random:search --opponent openspiel-ismcts:50 --deals 100
 
-Every deal is played once with the agent in each seat (the arena's rotations, `uno_env.agents.arena.play_games`),
+Every deal is played once with the agent in each seat (the arena's rotations, `uno_env.arena.tournament.play_games`),
 the deals split between `--workers` processes, each on one core (torch and numba single-threaded). Prints
-the agent's win rate with two 95% intervals, by deal (`uno_env.agents.ratings.deal_interval`: the unit the
+the agent's win rate with two 95% intervals, by deal (`uno_env.arena.ratings.deal_interval`: the unit the
 rotations make dependent) and Wilson's (every game independent), its fair share, and a search agent's mean
 milliseconds per searched decision (decisions with one legal action are not searched) and how often it chose
 another action than its rollout policy (`counter`).
@@ -23,9 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from uno_env import cli
-from uno_env.agents.arena import play_games
-from uno_env.agents.ratings import deal_interval, wilson_interval
 from uno_env.agents.registry import is_agent_name, make_agent
+from uno_env.arena.ratings import deal_interval, wilson_interval
+from uno_env.arena.tournament import play_games
 
 
 def play_block(agent: str, opponent: str, variant: str, players: int, first_seed: int, deals: int, options: dict):

@@ -62,9 +62,9 @@ def evaluate(job: tuple[str, str, str, int, int, int]) -> dict:
     import torch
 
     torch.set_num_threads(1)
-    from uno_env.agents.arena import play_games
-    from uno_env.agents.ratings import deal_interval
     from uno_env.agents.registry import make_agent
+    from uno_env.arena.ratings import deal_interval
+    from uno_env.arena.tournament import play_games
 
     if trainer == "native":
         learner = make_agent(f"ppo:{path}")

@@ -7,7 +7,7 @@ import pytest
 
 from uno_env import Game
 from uno_env.agents import RandomAgent
-from uno_env.agents.arena import _lineups, main, play_games, run_tournament
+from uno_env.arena.tournament import _lineups, main, play_games, run_tournament
 
 
 class FirstLegal:

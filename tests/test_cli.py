@@ -27,8 +27,8 @@ class Command:
 
 
 COMMANDS = [
-    Command("uno-arena", "uno_env.agents.arena", ("--variant", "--players", "--option", "--seed", "--out")),
-    Command("uno-play", "uno_env.agents.play", ("--variant", "--players", "--option", "--seed")),
+    Command("uno-arena", "uno_env.arena.tournament", ("--variant", "--players", "--option", "--seed", "--out")),
+    Command("uno-play", "uno_env.play.terminal", ("--variant", "--players", "--option", "--seed")),
     Command("uno-train", "uno_env.train.native_ppo", SHARED),
     Command("uno-train-sb3", "uno_env.train.sb3_ppo", SHARED),
     Command("uno-train-rllib", "uno_env.train.rllib_ppo", SHARED[:-1]),

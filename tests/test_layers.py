@@ -1,6 +1,7 @@
-"""The package's layers import downward only, read from the source: the engine and its faces (`uno_env`) import
-nothing from `uno_env.agents` or `uno_env.train`; agents import nothing from `uno_env.train`; no module imports a
-bare `agents` or `train`; no import cycles (imports inside functions count too)."""
+"""The package's layers import downward only, read from the source: the engine and its faces (`uno_env`, layer 0),
+then the players (`uno_env.agents`, 1), then the runner and the screens (`uno_env.arena`, `uno_env.play`, 2, which
+do not import each other), then training (`uno_env.train`, 3). No module imports a bare `agents`, `arena`, `play`
+or `train`; no import cycles (imports inside functions count too)."""
 
 import ast
 from pathlib import Path
@@ -9,7 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # Repository folder -> installed package (pyproject.toml's package-dir).
-PACKAGES = {"uno_env": "uno_env", "agents": "uno_env.agents", "train": "uno_env.train"}
+PACKAGES = {"uno_env": "uno_env", "agents": "uno_env.agents", "arena": "uno_env.arena", "play": "uno_env.play",
+            "train": "uno_env.train"}  # fmt: skip
+#: each installed package's layer: a module imports only from its own layer or below
+LAYERS = {"uno_env.agents": 1, "uno_env.arena": 2, "uno_env.play": 2, "uno_env.train": 3}
 
 
 def _modules() -> dict[str, Path]:
@@ -43,27 +47,31 @@ def _imports(module: str, path: Path) -> set[str]:
     return found
 
 
+def _package(module: str) -> str:
+    return next((p for p in LAYERS if module == p or module.startswith(p + ".")), "uno_env")
+
+
 def _layer(module: str) -> int:
-    if module.startswith("uno_env.train"):
-        return 2
-    if module.startswith("uno_env.agents"):
-        return 1
-    return 0
+    return LAYERS.get(_package(module), 0)
 
 
 GRAPH = {module: _imports(module, path) for module, path in MODULES.items()}
 
 
 def test_the_three_folders_are_read():
-    assert {"uno_env.engine", "uno_env.agents.arena", "uno_env.train.native_ppo"} <= set(MODULES)
+    assert {"uno_env.engine", "uno_env.agents.registry", "uno_env.arena.tournament", "uno_env.play.web",
+            "uno_env.train.native_ppo"} <= set(MODULES)  # fmt: skip
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_go_downward(module):
     for name in GRAPH[module]:
-        assert name.split(".")[0] not in ("agents", "train"), f"{module} imports the bare name {name!r}"
+        bare = name.split(".")[0]
+        assert bare == "uno_env" or bare not in PACKAGES, f"{module} imports the bare name {name!r}"
         if name.startswith("uno_env"):
             assert _layer(name) <= _layer(module), f"{module} (layer {_layer(module)}) imports {name} from above"
+            same_layer = _layer(name) == _layer(module) and _package(name) != _package(module)
+            assert not same_layer, f"{module} imports {name}: rooms of one layer do not import each other"
 
 
 def test_no_import_cycles():

@@ -28,9 +28,9 @@ def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
     assert {t for t in top if not t.endswith(".dist-info")} == {"uno_env"}
-    assert "uno_env/agents/arena.py" in names and "uno_env/train/native_ppo.py" in names
+    assert "uno_env/arena/tournament.py" in names and "uno_env/train/native_ppo.py" in names
     assert "uno_env/agents/policies/classic-2p.pt" in names
-    assert "uno_env/static/table.js" in names and "uno_env/agents/static/play.html" in names
+    assert "uno_env/static/table.js" in names and "uno_env/play/static/play.html" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
     for script in ("uno-arena", "uno-play", "uno-web", "uno-train", "uno-train-sb3", "uno-train-rllib"):

@@ -10,7 +10,7 @@ from rich.console import Console
 
 from uno_env import Game
 from uno_env.agents import GreedyAgent, NaiveAgent
-from uno_env.agents.play import TerminalGame, main
+from uno_env.play.terminal import TerminalGame, main
 
 
 def plain_console():

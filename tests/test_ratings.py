@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from uno_env.agents.ratings import (
+from uno_env.arena.ratings import (
     AgentSummary,
     GameRecord,
     bradley_terry,

@@ -22,9 +22,9 @@ from rich.console import Console
 from uno_env import PRESETS, Game, make_rules
 from uno_env import cards as C
 from uno_env import game as game_module
-from uno_env.agents.arena import main as arena_main
-from uno_env.agents.arena import play_chunk, run_tournament, save_sample_games, tournament_chunks
-from uno_env.agents.play import main as play_main
+from uno_env.arena.tournament import main as arena_main
+from uno_env.arena.tournament import play_chunk, run_tournament, save_sample_games, tournament_chunks
+from uno_env.play.terminal import main as play_main
 from uno_env.records import (
     RecordError,
     check_record,

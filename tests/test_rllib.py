@@ -10,9 +10,9 @@ import pytest
 import ray
 
 from uno_env import observation as O
-from uno_env.agents.arena import main, run_tournament
 from uno_env.agents.registry import make_agent
 from uno_env.agents.rllib_agent import METADATA_FILE, RLlibAgent
+from uno_env.arena.tournament import main, run_tournament
 from uno_env.train.rllib_ppo import Args, UnoRLlibEnv, train
 
 

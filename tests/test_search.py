@@ -1,10 +1,13 @@
-"""`uno_env.agents.search`: the determinized-rollout search that gauges the room above `counter`."""
+"""benchmarks/search_gauge.py: the determinized-rollout search that gauges the room above `counter`."""
 
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
-from uno_env.agents.search import run_block
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the gauge lives beside its benchmark
+from search_gauge import run_block  # noqa: E402
 
 
 def test_an_unreachable_threshold_plays_counter_exactly():

@@ -13,10 +13,10 @@ from rich.console import Console
 
 from uno_env import GameBatch
 from uno_env import observation as O
-from uno_env.agents.arena import main as arena_main
-from uno_env.agents.arena import play_games
 from uno_env.agents.ismcts import ISMCTSAgent
 from uno_env.agents.registry import is_agent_name, make_agent
+from uno_env.arena.tournament import main as arena_main
+from uno_env.arena.tournament import play_games
 from uno_env.testing import act, check_agent
 from uno_env.testing import deal as new_game
 from uno_env.vector import UnoVectorEnv, agent_actions
@@ -138,7 +138,7 @@ def test_seated_in_uno_arena_and_as_an_opponent_of_the_vector_env(capsys, tmp_pa
 
 
 def test_in_uno_play_as_the_opponent():
-    from uno_env.agents.play import main as play_main
+    from uno_env.play.terminal import main as play_main
 
     console = Console(file=io.StringIO(), width=200, highlight=False)
     # the person always takes the first legal action; the search answers at its turns, to the end of the round

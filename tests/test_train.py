@@ -10,10 +10,10 @@ import torch
 
 from uno_env import PRESETS
 from uno_env import observation as O
-from uno_env.agents.arena import main as arena_main
-from uno_env.agents.arena import play_games, run_tournament
 from uno_env.agents.policy import PolicyAgent, PolicyNetwork, load_policy_file, sample_actions, shipped_policies
 from uno_env.agents.registry import make_agent
+from uno_env.arena.tournament import main as arena_main
+from uno_env.arena.tournament import play_games, run_tournament
 from uno_env.vector import UnoVectorEnv
 
 TINY_NATIVE = [

@@ -23,10 +23,11 @@ import pytest
 import torch
 from rich.console import Console
 
-from uno_env.agents import arena, play
 from uno_env.agents.policy import PolicyAgent, PolicyNetwork, load_policy_file
 from uno_env.agents.registry import make_agent
 from uno_env.agents.trust import UntrustedFileError
+from uno_env.arena import tournament as arena
+from uno_env.play import terminal as play
 from uno_env.train import native_ppo
 
 TINY_NATIVE = ["--num-envs", "64", "--rollout-steps", "8", "--minibatch-size", "256", "--epochs", "1", "--hidden", "32",
@@ -362,7 +363,7 @@ def test_uno_train_sb3_and_rllib_refuse_bad_input_with_one_line(files, tmp_path,
 def test_the_installed_command_prints_one_line_and_no_traceback(files):
     """As a person runs it: a corrupt policy file is one line on stderr, exit status 2."""
     run = subprocess.run(
-        [sys.executable, "-m", "uno_env.agents.arena", "--agents", f"ppo:{files['garbage.pt']}", "counter",
+        [sys.executable, "-m", "uno_env.arena", "--agents", f"ppo:{files['garbage.pt']}", "counter",
          "--games", "2", "--no-progress"],
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip

@@ -1,4 +1,4 @@
-"""uno-web (`uno_env.agents.web`): what the server sends a seat (never a card it cannot see), what it refuses, and
+"""uno-web (`uno_env.play.web`): what the server sends a seat (never a card it cannot see), what it refuses, and
 the page in a real browser: a whole game played by clicking, and a saved record replayed from an uploaded file.
 
 The browser tests drive Debian's headless Chromium with Selenium (scripts/setup.sh installs both); without them
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from uno_env.agents import web
+from uno_env.play import web
 from uno_env.render import table_view
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"  # Debian's packages chromium, chromium-driver

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from uno_env import PRESETS, Game
-from uno_env.agents import web
 from uno_env.agents.registry import agent_names
+from uno_env.play import web
 from uno_env.render import table_view
 
 #: the statuses uno-web answers with (docs/robustness.md): never a 5xx

@@ -42,11 +42,11 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_env import PRESETS, make_rules
-from uno_env.agents.arena import win_rate_against
 from uno_env.agents.base import bind
 from uno_env.agents.baselines import BASELINES
 from uno_env.agents.registry import make_agent
 from uno_env.agents.trust import USER_ERRORS
+from uno_env.arena.tournament import win_rate_against
 from uno_env.cli import (
     Flag,
     fraction,

@@ -265,7 +265,7 @@ def train(args: Args) -> dict[str, Any]:
 
 def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
     """The policy (sampled, as trained) against `random` through the tournament runner (paired seeds, rotated seats)."""
-    from uno_env.agents.arena import run_tournament
+    from uno_env.arena.tournament import run_tournament
 
     result = run_tournament(
         [f"rllib:{checkpoint}", "random"], args.variant, args.players, games=args.eval_games, seed=args.seed,

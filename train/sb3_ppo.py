@@ -30,10 +30,10 @@ from typing import Annotated, Any
 import numpy as np
 
 from uno_env import PRESETS
-from uno_env.agents.arena import win_rate_against
 from uno_env.agents.registry import make_agent
 from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model
 from uno_env.agents.trust import USER_ERRORS
+from uno_env.arena.tournament import win_rate_against
 from uno_env.cli import (
     fraction,
     nonnegative_float,

@@ -8,7 +8,7 @@ It takes `uno-play`'s options (`--variant`, `--players`, `--option NAME=VALUE`, 
 prints its URL. The engine decides everything: the page shows the table as your seat sees it and the legal actions
 as buttons, and sends the id of the one you click with the number of its game; the server checks it against the
 legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps the engine
-and plays the agents' turns (`uno_env.agents.play.TerminalGame`, the same seating, observations and narration as
+and plays the agents' turns (`uno_env.play.terminal.TerminalGame`, the same seating, observations and narration as
 `uno-play`).
 
 No card your seat cannot see leaves the server: every answer is built from `uno_env.render.table_view(game,
@@ -51,14 +51,14 @@ from rich.console import Console
 
 from uno_env import PRESETS, Game, cli
 from uno_env import actions as A
+from uno_env.agents.registry import agent_names, make_agent
+from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
 from uno_env.render import table_view
 from uno_env.rules import MAX_PLAYERS
 
-from . import play
-from .registry import agent_names, make_agent
-from .trust import USER_ERRORS
+from . import terminal as terminal_screen
 
 HOST = "127.0.0.1"  # never another interface: the page plays for whoever reaches it
 DEFAULT_PORT = 8765
@@ -153,7 +153,7 @@ def build_parser(raising: bool = False) -> WebParser:
         prog="uno-web",
         description="Play UNO in the browser against agents (a local web server on 127.0.0.1), and watch saved "
         "game records.",
-        parents=[play.build_parser()],
+        parents=[terminal_screen.build_parser()],
         add_help=False,
         raising=raising,
     )
@@ -181,7 +181,7 @@ def parse_args(argv: list[str] | None = None, raising: bool = False) -> argparse
 
 
 def _checked(parser: WebParser, argv: list[str] | None) -> argparse.Namespace:
-    args = play.parse_args(argv, parser)
+    args = terminal_screen.parse_args(argv, parser)
     for dest, why in TERMINAL_ONLY.items():
         if getattr(args, dest, None) not in (None, False):
             parser.error(why)
@@ -251,7 +251,7 @@ class WebTable:
     """One table: a person at `settings.seat`, agents at the others, one game at a time (thread-safe).
 
     The seating, the agents' observations, the action labels and the narration are `uno-play`'s
-    (`play.TerminalGame`, narrating into a text buffer); `state()` is everything the person's page may see."""
+    (`TerminalGame`, narrating into a text buffer); `state()` is everything the person's page may see."""
 
     def __init__(self, settings: argparse.Namespace):
         self.lock = threading.RLock()
@@ -288,7 +288,7 @@ class WebTable:
                 opponents = {seat: (name, make_agent(name, seed=agent_seeds[seat], trust=settings.trust))
                              for seat, name in zip(others, names, strict=True)}  # fmt: skip
                 console = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
-                terminal = play.TerminalGame(game, settings.seat, opponents, console)
+                terminal = terminal_screen.TerminalGame(game, settings.seat, opponents, console)
             except USER_ERRORS as error:
                 raise Refused(str(error) or type(error).__name__) from error
             self.settings, self.seed, self.game, self.terminal, self.console = settings, seed, game, terminal, console
@@ -362,7 +362,7 @@ class WebTable:
             if deciding:
                 d, f = game.describe(), terminal.human_fields()  # the labels read only what the seat sees
                 phase = A.PHASE_NAMES.index(d["phase"])
-                prompt = play.PHASE_PROMPTS.get(phase, "Your decision.")
+                prompt = terminal_screen.PHASE_PROMPTS.get(phase, "Your decision.")
                 actions = [{"id": a, "name": game.action_names[a], "label": terminal.label(a, phase, d, f).plain}
                            for a in game.legal_action_ids()]  # fmt: skip
             settings = self.settings
@@ -485,7 +485,7 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
     token = secrets.token_urlsafe(32)
     page = (STATIC / "play.html").read_text(encoding="utf-8")
     if page.count(TOKEN_SLOT) != 1:
-        raise RuntimeError(f"agents/static/play.html must hold {TOKEN_SLOT} once")
+        raise RuntimeError(f"play/static/play.html must hold {TOKEN_SLOT} once")
     page = page.replace(TOKEN_SLOT, f'<meta name="uno-token" content="{token}">')
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD + MAX_FORM_OVERHEAD  # the largest body; /api/*: MAX_API_BODY

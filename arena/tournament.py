@@ -10,12 +10,12 @@ evenly. Every seed is played once under each of the N rotations of a lineup, and
 lineup (paired seeds: the same deals for every seating, which cuts the variance of comparisons),
 thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
-Bradley-Terry rating (`uno_env.agents.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
+Bradley-Terry rating (`uno_env.arena.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
 same games and the same report. `run_tournament` is the Python function behind the command.
 
 The games are played in chunks of consecutive seeds (`--chunk-games`), each with its agents seeded from
 (seed, chunk): one after another here, or spread over Ray workers with `--ray-workers K` (and
-`--ray-address auto` on a cluster; `uno_env.agents.ray_arena`), with the same records either way.
+`--ray-address auto` on a cluster; `uno_env.arena.ray_workers`), with the same records either way.
 
 `--save-games DIR` writes the first `--save-games-count` games of each lineup as game records (`uno_env.records`,
 with the agents' names per seat), to replay or view with `uno_env.replay` (`save_sample_games`).
@@ -37,13 +37,15 @@ import numpy as np
 from uno_env import PRESETS, GameBatch, cli, make_rules
 from uno_env import observation as O
 from uno_env import rewards as R
+from uno_env.agents.base import bind
+from uno_env.agents.registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
+from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS, IllegalActionError
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
 from uno_env.vector import RESULT_DTYPE, agent_actions, illegal_flags, observe_deciders, settle
 
-from .base import bind
 from .ratings import (
     GameRecord,
     format_table,
@@ -54,8 +56,6 @@ from .ratings import (
     write_csv,
     write_json,
 )
-from .registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
-from .trust import TRUST_HELP, USER_ERRORS
 
 
 @dataclass
@@ -226,7 +226,7 @@ CHUNK_GAMES = 8192
 class Chunk:
     """The unit of a tournament's work: seeds first_seed .. first_seed + num_seeds - 1 of one lineup, each
     under every rotation, played by agents built for the chunk and seeded from (tournament seed, index).
-    Its records depend on nothing else, so chunks can run here or on Ray workers (`uno_env.agents.ray_arena`)."""
+    Its records depend on nothing else, so chunks can run here or on Ray workers (`uno_env.arena.ray_workers`)."""
 
     index: int
     lineup: tuple[str, ...]
@@ -290,7 +290,7 @@ def run_tournament(
     (`save_sample_games`).
 
     The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
-    `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.agents.ray_arena`; `ray_address` is the cluster
+    `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.arena.ray_workers`; `ray_address` is the cluster
     for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load
     (their files are unpickled, which can run code from them: only for files you made or trust)."""
     lineups = _lineups(agents, num_players, lineup)
@@ -306,7 +306,7 @@ def run_tournament(
     )  # fmt: skip
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
     if ray_workers:
-        from .ray_arena import play_chunks
+        from .ray_workers import play_chunks
 
         require_extra("--ray-workers", "ray")
 
@@ -414,7 +414,7 @@ def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> l
 
 def build_parser() -> cli.ArgumentParser:
     """The `uno-arena` command line (`uno_env.cli`'s convention)."""
-    parser = cli.ArgumentParser(prog="uno-arena", description="A tournament of UNO agents (see uno_env.agents.arena).")
+    parser = cli.ArgumentParser(prog="uno-arena", description="A tournament of UNO agents (see uno_env.arena).")
     parser.add_argument(
         "--agents", nargs="+", default=["random", "greedy", "counter"], metavar="NAME",
         help=f"the agents: {', '.join(agent_names())}, or {TRAINED_HELP} (default: random greedy counter)",

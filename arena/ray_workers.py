@@ -1,6 +1,6 @@
 """A tournament's chunks of games as Ray tasks: `run_tournament(..., ray_workers=K)`, `uno-arena --ray-workers K`.
 
-The tournament runner (`uno_env.agents.arena`) cuts every tournament into the same chunks whether it runs here or
+The tournament runner (`uno_env.arena.tournament`) cuts every tournament into the same chunks whether it runs here or
 on Ray: consecutive seeds of one lineup, each chunk played with agents seeded from (tournament seed,
 chunk index). A chunk's games depend on nothing else, so a chunk gives the same records in a Ray worker
 as in this process, and the records, put back in chunk order, are those of the local runner seed for

@@ -17,9 +17,8 @@ from numba import njit
 from uno_env import actions as A
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.agents.counter import CounterAgent, counter_decide
 from uno_env.game import GameBatch
-
-from .counter import CounterAgent, counter_decide
 
 
 @njit(cache=True)

@@ -37,12 +37,11 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.agents.base import bind
+from uno_env.agents.registry import TRAINED_HELP, agent_names, make_agent
+from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.records import make_record, result_of, save_record
 from uno_env.vector import agent_actions
-
-from .base import bind
-from .registry import TRAINED_HELP, agent_names, make_agent
-from .trust import TRUST_HELP, USER_ERRORS
 
 COLOR_STYLES = {"red": "bold red", "pink": "bold magenta", "blue": "bold blue", "green": "bold green",
                 "yellow": "bold yellow"}  # fmt: skip
