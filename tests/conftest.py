@@ -1,3 +1,9 @@
+"""The tests are laid out like the code, by one rule: the tests of module `uno_env.<room>.<module>` (repository
+folder `<room>/<module>.py`, or `uno_env/<module>.py` for the engine and its faces) are in
+`tests/<room>/test_<module>.py`, with `_<topic>` after the module's name when it has several files
+(`tests/uno_env/test_game_rules_core.py`); the tests of a benchmark's code are in `tests/benchmarks/`; checks that
+cut across the code (layers, docs, notebooks, packaging, determinism, fuzzing, sweeps) are in `tests/checks/`."""
+
 import os
 
 # PettingZoo's test utilities import pygame; keep it headless.
@@ -29,7 +35,7 @@ def scripted_input(*entries, then=None):
 @pytest.fixture(scope="session")
 def rllib_checkpoint(tmp_path_factory):
     """A checkpoint as `RLlibAgent` reads it: an untrained RLModule of the class uno-train-rllib trains, with its
-    `uno_env.json` (tests/test_rllib.py trains a real one); for tests of the agent's code, not its weights."""
+    `uno_env.json` (tests/train/test_rllib_ppo.py trains a real one); for tests of the agent's code, not its weights."""
     import gymnasium as gym
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule

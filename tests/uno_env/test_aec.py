@@ -800,7 +800,7 @@ def test_bad_deal_raises_value_error():
 
 
 def test_registry_and_import_paths():
-    # uno_v0.env, as PettingZoo's registry (1.27 on: tests/test_compat.py) makes it; pettingzoo 1.24 has no make
+    # uno_v0.env, as PettingZoo's registry (1.27 on: tests/checks/test_compat.py) makes it; pettingzoo 1.24 has no make
     env = uno_v0.env(variant="monster_high", num_players=3, episode="match")
     assert env.metadata["name"] == "uno_v0"
     assert isinstance(env.unwrapped, uno_env.raw_env)

@@ -118,7 +118,7 @@ def test_render_picture_of_a_seat_shows_no_card_it_cannot_see(change):
 
 
 def test_render_picture_through_the_env_hides_like_the_text():
-    # As in tests/test_aec.py's text render test: player_1 decides; P1/B2 (player_0's hand) and its own Y4 hidden.
+    # As in tests/uno_env/test_aec.py's text render test: player_1 decides; P1/B2 (player_0's hand), its own Y4 hidden.
     pictures = []
     for hand_0, forehead_1 in ((["P1", "B2"], "Y4"), (["P1", "B3"], "Y6")):
         env = deal_env("unocorns", [hand_0, ["G7", "G8"], ["Y1"]], "P5", foreheads=[["G3"], [forehead_1], ["B9"]])

@@ -1,4 +1,4 @@
-"""Scripted scenarios for the core rules of RULES.md: seats and direction, the first card, playability,
+"""Scripted scenarios for the core rules of docs/rules.md: seats and direction, the first card, playability,
 drawing, reshuffling, Wild Draw Four and its challenge, going out and scoring, hand size, illegal actions.
 
 Each test deals a scenario (`uno_env.testing.deal`), plays it and asserts the exact outcome.

@@ -28,7 +28,7 @@ from uno_env.validate import NotResetError, WrongTypeError
 from uno_env.vector import UnoVectorEnv, changing_byte_ranges
 from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BAD_SEEDS = [1.5, "7", True, False, -1, 2**64, None, [3], np.float64(2.0)]
 NOT_ACTION_IDS = [36.9, 36.0, "36", True, None, np.float32(3), [3], np.array([3])]
 NO_DRAW_VALUE = {r: 0 for r in "0123456789"}  # only action cards and wilds: every card draws 0 for the deal

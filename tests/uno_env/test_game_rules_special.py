@@ -1,4 +1,4 @@
-"""Scripted scenarios for the special wild cards and Draw Two stacking (RULES.md, "The special wild cards").
+"""Scripted scenarios for the special wild cards and Draw Two stacking (docs/rules.md, "The special wild cards").
 
 Each test deals exact hands, a first card and the top of the draw pile, plays a few actions and checks the
 exact outcome. The first player is seat 0 unless a test says otherwise (the dealer is the last seat).

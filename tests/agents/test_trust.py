@@ -229,7 +229,7 @@ def test_the_commands_load_sb3_models_only_with_trust(sb3_model, tmp_path, capsy
     assert UNPICKLING in refused(sb3_ppo.main, ["--opponents", f"sb3:{sb3_model}", *out], capsys)
     assert UNPICKLING in refused(sb3_ppo.main, ["--eval-against", f"sb3:{sb3_model}", *out], capsys)
     config = sb3_ppo.parse_args(["--resume", str(sb3_model), "--opponents", f"sb3:{sb3_model}", "--trust", *out])
-    assert config.trust and config.resume == sb3_model  # (tests/test_train.py resumes a run with --trust)
+    assert config.trust and config.resume == sb3_model  # (tests/train/test_native_ppo.py resumes a run with --trust)
     assert not (tmp_path / "sb3").exists()
 
 

@@ -1,5 +1,5 @@
 """Scenario tests: deck composition, preset defaults, the UNO call, scoring, matches, mixed decks,
-the step limit and bad input (RULES.md: "Decks (presets)", "Going out, UNO and scoring",
+the step limit and bad input (docs/rules.md: "Decks (presets)", "Going out, UNO and scoring",
 "What the engine adds").
 
 Every scenario is dealt: seat 0 plays first unless said otherwise (the dealer is the last seat), `top` is

@@ -15,7 +15,7 @@ from uno_env import observation as O
 from uno_env import rules as R
 from uno_env.game import make_config
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_every_option_is_a_rule_set_field_and_an_engine_field_of_the_same_name():

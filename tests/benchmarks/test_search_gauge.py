@@ -6,7 +6,7 @@ import math
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the gauge lives beside its benchmark
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))  # the gauge lives beside its benchmark
 from search_gauge import run_block  # noqa: E402
 
 

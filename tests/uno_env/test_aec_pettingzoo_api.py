@@ -61,7 +61,7 @@ def test_random_episodes_stay_valid_and_in_space(variant, level):
 
 
 def test_registry_module_and_metadata():
-    # the module PettingZoo's registry (1.27 on: tests/test_compat.py) makes envs with; pettingzoo 1.24 has no make
+    # the module PettingZoo's registry (1.27 on: tests/checks/test_compat.py) makes envs with; 1.24 has no make
     made = uno_v0.env(variant="swap", num_players=3)
     assert made.unwrapped.metadata["name"] == "uno_v0"
     assert made.unwrapped.rules.preset == "swap" and made.unwrapped.num_players == 3

@@ -325,7 +325,7 @@ def run_train_speed(*args):
     from pathlib import Path
     from unittest import mock
 
-    script = Path(__file__).parents[1] / "benchmarks" / "train_speed.py"
+    script = Path(__file__).parents[2] / "benchmarks" / "train_speed.py"
     with mock.patch.object(sys, "argv", [str(script), *args]):
         runpy.run_path(str(script), run_name="__main__")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Repository folder -> installed package (pyproject.toml's package-dir).
 PACKAGES = {"uno_env": "uno_env", "agents": "uno_env.agents", "arena": "uno_env.arena", "play": "uno_env.play",
             "train": "uno_env.train"}  # fmt: skip

@@ -45,7 +45,7 @@ from uno_env.observation import LEVELS
 from uno_env.rules import OPTIONS
 from uno_env.vector import UnoVectorEnv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_S = 900  # past Hypothesis's 5 minutes of shrinking: a test still running is stuck; dump the stacks, exit
 REFUSED = (ValueError, TypeError)  # the documented refusals; IllegalActionError is a ValueError
 AEC_REFUSED = (*REFUSED, AssertionError)  # PettingZoo's API asserts some misuse itself

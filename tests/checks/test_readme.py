@@ -1,10 +1,10 @@
 """The README is the front door: short, the two quickstart commands, three examples, a link to every docs page.
-(Its Python examples run in tests/test_docs.py, with the docs pages'.)"""
+(Its Python examples run in tests/checks/test_docs.py, with the docs pages'.)"""
 
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 MAX_LINES = 200
 QUICKSTART_COMMANDS = ["bash scripts/run.sh", "bash scripts/test.sh"]

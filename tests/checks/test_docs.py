@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 DOCUMENTS = [README, *PAGES]

@@ -16,7 +16,7 @@ import pytest
 import uno_env
 from uno_env.wrappers import UnoSingleAgentEnv
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 OLD_PETTINGZOO = ROOT / ".venv" / "compat" / "pettingzoo-1.24"
 OLD_ENV = {"PYTHONPATH": str(OLD_PETTINGZOO), "PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy"}
 
@@ -43,10 +43,10 @@ def test_works_with_pettingzoo_1_24():
 
 
 def test_the_pettingzoo_test_files_pass_on_pettingzoo_1_24():
-    """tests/test_pettingzoo_api.py and tests/test_aec.py, whole, in the interpreter of the test above (where
-    `pettingzoo.make` does not exist): none of them may lean on what only newer pettingzoo has."""
+    """tests/uno_env/test_aec_pettingzoo_api.py and tests/uno_env/test_aec.py, whole, in the interpreter of the test
+    above (where `pettingzoo.make` does not exist): none of them may lean on what only newer pettingzoo has."""
     assert OLD_PETTINGZOO.is_dir(), f"{OLD_PETTINGZOO} is missing: run scripts/setup.sh"
-    files = [str(ROOT / "tests" / name) for name in ("test_pettingzoo_api.py", "test_aec.py")]
+    files = [str(ROOT / "tests" / "uno_env" / name) for name in ("test_aec_pettingzoo_api.py", "test_aec.py")]
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", *files],
         env=OLD_ENV, cwd=ROOT, capture_output=True, text=True, timeout=600,
