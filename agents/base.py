@@ -1,37 +1,19 @@
-"""The agent protocol every agent follows (baselines, trained networks, a person at the terminal)."""
+"""The agent protocol every agent follows (`uno_env.seats`: `Agent`, `bind`, re-exported here) and the base of the
+search agents."""
 
 from __future__ import annotations
 
 import zlib
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from uno_env.seats import Agent, bind
 
-@runtime_checkable
-class Agent(Protocol):
-    """Picks one legal action per decision of a batch, from the observations alone."""
-
-    #: the observation level the agent reads: "minimal", "knowledge" or "seer"
-    observation: str
-
-    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """observations (B, L) int8 and action_masks (B, 77) int8 -> actions (B,) int64, each legal."""
-        ...
-
-
-def bind(agent, spec, rules) -> None:
-    """Tell an agent the game it plays, if it wants to know: `agent.bind(spec, rules)` is optional.
-
-    `spec` is the `uno_env.observation.ObservationSpec` of its observations (field layout, player count),
-    `rules` the `uno_env.RuleSet` (card points, colours): public facts, nothing hidden.
-    """
-    if hasattr(agent, "bind"):
-        agent.bind(spec, rules)
+__all__ = ["Agent", "SearchAgent", "bind"]
 
 
 class SearchAgent:
-    """The base of agents that search the game (`act_in_games`, see `uno_env.vector.agent_actions`): one game at a
+    """The base of agents that search the game (`act_in_games`, see `uno_env.seats.agent_actions`): one game at a
     time, each decision with more than one legal action given to `decide(row, config, observation, legal)`,
     with `row` a copy of that game's engine state (1 record), which the agent must read only through the
     engine's redeal of what its seat cannot see."""

@@ -10,6 +10,7 @@ from numba import njit
 from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import observation as O
+from uno_env.observation import field, one_hot_index
 
 from .greedy import (
     FIRST,
@@ -19,15 +20,13 @@ from .greedy import (
     RPC,
     GreedyAgent,
     active_color,
-    color_counts,
+    add_unseen_by_color,
     greedy_card_scores,
     greedy_other_scores,
-    phase_of,
     subtract_rows,
-    total,
     w4_legal,
 )
-from .naive import best_legal, field, one_hot_index
+from .rule_based import decide_rows, total
 
 MAX_CARDS = 1024  # beyond any deck (at most 256 cards)
 LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, MAX_CARDS + 1)))])  # log k!
@@ -165,14 +164,22 @@ def add_stuck_chances(obs, off, mask, nxt, lack_rank, hand, has, lack, weight, w
         s[j] += weight * none_drawn(pool, good, unknown)
 
 
-# ---------------------------------------------------------------------- counter's preferences
+# ---------------------------------------------------------------------- counter's phase scorers
+# The scorers `decide_rows` takes, as greedy's (see there); `params` as `CounterAgent.kernel_params`; `scratch` =
+# (has, lack, work): the colours the next player seems to hold and to lack, (4,) each, and `work` = (the unseen cards
+# (59,), then the scratch of `add_stuck_chances`). A plain tuple: a class in a cached signature breaks numba's cache
+# once it is renamed or removed. The scorers of the rare phases are inlined (as functions of their own they add
+# compile time); the hot ones (play, colour) stay functions (inlined, each array argument costs speed).
 
 
 @njit(cache=True)
-def counter_card_scores(obs, off, n, mask, points, counts, params, hc, has, lack, work, s):
-    """s[:59] = greedy's card preferences, changed where the next player matters (see `CounterAgent`)."""
+def counter_card_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """Play and drawn: s[:59] = greedy's card preferences, changed where the next player matters (see
+    `CounterAgent`)."""
     threat, hold, stuck_points, _, _, save_wilds, save_pile = params
-    greedy_card_scores(obs, off, n, points, hc, s)
+    has, lack, work = scratch
+    # greedy's scorer, given greedy's own params and scratch types so that it is compiled once for both agents
+    greedy_card_scores(obs, mask, phase, off, n, points, counts, (), hc, work[0], s)
     nxt, lack_rank, close, hand = read_next(obs, off, n, threat, has, lack)
     if stuck_points != 0.0:
         unseen_knowledge(obs, off, n, counts, work[0])
@@ -202,9 +209,11 @@ def counter_card_scores(obs, off, n, mask, points, counts, params, hc, has, lack
 
 
 @njit(cache=True)
-def counter_color_scores(obs, off, n, counts, params, hc, has, lack, unseen, s):
+def counter_color_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The colour it holds most of; ties: one the next player seems to lack (if it can follow) rather than one
     it has, then the one with fewest unseen cards."""
+    has, lack, work = scratch
+    unseen = work[0]
     _, _, close, _ = read_next(obs, off, n, params[0], has, lack)
     unseen_knowledge(obs, off, n, counts, unseen)
     weight = 0.45 if close else 0.15  # under 1 in all: only breaks ties of hc
@@ -238,35 +247,38 @@ def guilt(obs, off, n, counts, bluff_prior, unseen):
     return p_held / max(p_held + p_none, 1e-12)
 
 
+@njit(cache=True, inline="always")
+def counter_challenge_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """Challenge when the Wild Draw Four was more likely illegal than `challenge_threshold` (`guilt`), else
+    accept."""
+    unseen = scratch[2][0]
+    s[A.CHALLENGE] = 1.0 if guilt(obs, off, n, counts, params[3], unseen) > params[4] else 0.0
+    s[A.ACCEPT] = 0.5
+
+
+@njit(cache=True, inline="always")
+def counter_guess_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """The colour with most unseen cards (`unseen_knowledge`)."""
+    unseen = scratch[2][0]
+    unseen_knowledge(obs, off, n, counts, unseen)
+    add_unseen_by_color(unseen, s)
+
+
+@njit(cache=True, inline="always")
+def counter_other_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """Give, swap, emoji, uno: as greedy (`greedy_other_scores`, with greedy's own types: compiled once)."""
+    unseen = scratch[2][0]
+    greedy_other_scores(obs, mask, phase, off, n, points, counts, (), hc, unseen, s)
+
+
 @njit(cache=True)
 def counter_decide(obs, masks, rng, off, n, points, counts, params, actions):
-    """`CounterAgent`'s choice for every row, ties broken with `rng`; `params` = (threat, hold (1, 0 or
-    HOLD_AUTO), stuck_points, bluff_prior, challenge_threshold, save_wilds, save_pile)."""
-    s = np.empty(A.NUM_ACTIONS)
-    hc = np.empty(NC, np.int64)
-    has = np.empty(NC)
-    lack = np.empty(NC)
-    work = (np.empty(NK), np.empty(NK), np.empty(NC), np.empty(RPC))  # unseen cards, scratch
-    unseen = work[0]
-    for i in range(obs.shape[0]):
-        row = obs[i]
-        s[:] = 0.0
-        phase = phase_of(row, off)
-        color_counts(field(row, off, O.F_HAND, NK), hc)
-        if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
-            counter_card_scores(row, off, n, masks[i], points, counts, params, hc, has, lack, work, s)
-        elif phase == A.PHASE_COLOR:
-            counter_color_scores(row, off, n, counts, params, hc, has, lack, unseen, s)
-        elif phase == A.PHASE_CHALLENGE:
-            s[A.CHALLENGE] = 1.0 if guilt(row, off, n, counts, params[3], unseen) > params[4] else 0.0
-            s[A.ACCEPT] = 0.5
-        elif phase == A.PHASE_GUESS:  # the colour with most unseen cards
-            unseen_knowledge(row, off, n, counts, unseen)
-            for k in range(NCK):
-                s[A.COLOR_BASE + k // RPC] += unseen[k]
-        else:
-            greedy_other_scores(row, off, n, phase, points, hc, s)
-        actions[i] = best_legal(s, masks[i], rng)
+    """`CounterAgent`'s choice for every row: the shared loop with counter's phase scorers (greedy's in the other
+    phases), ties broken with `rng`; `params` = (threat, hold (1, 0 or HOLD_AUTO), stuck_points, bluff_prior,
+    challenge_threshold, save_wilds, save_pile)."""
+    scratch = (np.empty(NC), np.empty(NC), (np.empty(NK), np.empty(NK), np.empty(NC), np.empty(RPC)))
+    decide_rows(obs, masks, rng, off, n, points, counts, params, scratch, actions, counter_card_scores,
+                counter_color_scores, counter_challenge_scores, counter_guess_scores, counter_other_scores)  # fmt: skip
 
 
 class CounterAgent(GreedyAgent):

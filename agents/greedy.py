@@ -9,8 +9,9 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import observation as O
 from uno_env.engine import wild_draw_four_legal
+from uno_env.observation import field, one_hot_index, phase_of  # noqa: F401  (phase_of re-exported: its old home)
 
-from .naive import BaselineAgent, argmax_first, best_legal, field, one_hot_index
+from .rule_based import BaselineAgent, color_counts, decide_rows, total  # noqa: F401  (re-exported: their old home)
 
 NCK = C.NUM_COLORED_KINDS
 NK = C.NUM_KINDS
@@ -26,22 +27,6 @@ ILLEGAL_W4 = -1.0  # below draw / pass: never play Wild Draw Four illegally
 
 
 # ---------------------------------------------------------------------- reading an observation row
-
-
-@njit(cache=True)
-def color_counts(cards, out):
-    """out[c] = the coloured cards of colour slot c in a count vector over the 59 kinds."""
-    for c in range(NC):
-        out[c] = total(cards[c * RPC : (c + 1) * RPC])
-
-
-@njit(cache=True)
-def total(values):
-    """The sum of an int8 field (as int64)."""
-    result = 0
-    for i in range(values.shape[0]):
-        result += np.int64(values[i])
-    return result
 
 
 @njit(cache=True)
@@ -77,13 +62,18 @@ def unseen_minimal(obs, off, n, counts, out):
         out[k] = max(out[k], 0.0)
 
 
-# ---------------------------------------------------------------------- greedy's preferences
+# ---------------------------------------------------------------------- greedy's phase scorers
+# The scorers `decide_rows` takes: scorer(obs, mask, phase, off, n, points, counts, params, hc, scratch, s), with
+# `hc` the own hand's coloured cards per colour. Greedy has no parameters (`params` is ()); its `scratch` is one
+# (59,) array for the unseen cards. The scorers of the rare phases are inlined into the loop (as functions of their
+# own they add compile time); the hot ones (play, and the other phases shared with counter) stay functions (inlined,
+# each array argument costs speed).
 
 
 @njit(cache=True)
-def greedy_card_scores(obs, off, n, points, hc, s):
-    """s[:59] = the preference of each card play (the engine's mask says which are legal); draw stays 0.
-    `hc` holds the own hand's cards per colour."""
+def greedy_card_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """Play and drawn: s[:59] = the preference of each card play (the engine's mask says which are legal); draw
+    stays 0."""
     for k in range(NCK):
         s[k] = CARDS + 100.0 * points[k] + hc[k // RPC]
     s[C.NARWHAL] = CARDS + 100.0 * points[C.NARWHAL]
@@ -99,10 +89,36 @@ def greedy_card_scores(obs, off, n, points, hc, s):
     s[C.WILD_DRAW_FOUR] = W4_LAST if w4_legal(obs, off) else ILLEGAL_W4
 
 
+@njit(cache=True, inline="always")
+def greedy_color_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """The colour it holds most of."""
+    for c in range(NC):
+        s[A.COLOR_BASE + c] = hc[c]
+
+
+@njit(cache=True, inline="always")
+def greedy_challenge_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """Accept: it keeps no memory of the colour before the Wild Draw Four."""
+    s[A.ACCEPT] = 0.5
+
+
+@njit(cache=True, inline="always")
+def add_unseen_by_color(unseen, s):
+    """s[colour] += the unseen coloured cards of that colour (a Narwhal guess: the colour with most unseen cards)."""
+    for k in range(NCK):
+        s[A.COLOR_BASE + k // RPC] += unseen[k]
+
+
+@njit(cache=True, inline="always")
+def greedy_guess_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """The colour with most cards not seen (`unseen_minimal`, into `scratch`)."""
+    unseen_minimal(obs, off, n, counts, scratch)
+    add_unseen_by_color(scratch, s)
+
+
 @njit(cache=True)
-def greedy_other_scores(obs, off, n, phase, points, hc, s):
-    """s = the preferences of the phases other than play / drawn / colour / challenge / guess (which the
-    callers score): give, swap, emoji, uno."""
+def greedy_other_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
+    """The phases other than play / drawn / colour / challenge / guess: give, swap, emoji, uno."""
     if phase == A.PHASE_GIVE:  # the colour it holds most of, ties: the one worth most points
         hand = field(obs, off, O.F_HAND, NK)
         for c in range(NC):
@@ -123,36 +139,11 @@ def greedy_other_scores(obs, off, n, phase, points, hc, s):
 
 
 @njit(cache=True)
-def phase_of(obs, off):
-    """The phase id of an observation row (another seat's `drawn` shows as `play`)."""
-    return argmax_first(field(obs, off, O.F_PHASE, len(A.PHASE_NAMES)))
-
-
-@njit(cache=True)
 def greedy_decide(obs, masks, rng, off, n, points, counts, actions):
-    """`GreedyAgent`'s choice for every row (see its docstring); ties broken with `rng`."""
-    s = np.empty(A.NUM_ACTIONS)
-    hc = np.empty(NC, np.int64)
-    unseen = np.empty(NK)
-    for i in range(obs.shape[0]):
-        row = obs[i]
-        s[:] = 0.0
-        phase = phase_of(row, off)
-        color_counts(field(row, off, O.F_HAND, NK), hc)
-        if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
-            greedy_card_scores(row, off, n, points, hc, s)
-        elif phase == A.PHASE_COLOR:
-            for c in range(NC):
-                s[A.COLOR_BASE + c] = hc[c]
-        elif phase == A.PHASE_CHALLENGE:
-            s[A.ACCEPT] = 0.5  # it keeps no memory of the colour before the Wild Draw Four
-        elif phase == A.PHASE_GUESS:  # the colour with most unseen cards
-            unseen_minimal(row, off, n, counts, unseen)
-            for k in range(NCK):
-                s[A.COLOR_BASE + k // RPC] += unseen[k]
-        else:
-            greedy_other_scores(row, off, n, phase, points, hc, s)
-        actions[i] = best_legal(s, masks[i], rng)
+    """`GreedyAgent`'s choice for every row (see its docstring): the shared loop with greedy's phase scorers;
+    ties broken with `rng`."""
+    decide_rows(obs, masks, rng, off, n, points, counts, (), np.empty(NK), actions, greedy_card_scores,
+                greedy_color_scores, greedy_challenge_scores, greedy_guess_scores, greedy_other_scores)  # fmt: skip
 
 
 class GreedyAgent(BaselineAgent):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from uno_env.actions import RandomPlay
+from uno_env.seats import RandomPlay
 
 
 class RandomAgent(RandomPlay):
-    """Uniform over the legal actions; reproducible for a seed (the engine's `RandomPlay`, by its registry name)."""
+    """Uniform over the legal actions; reproducible for a seed (`uno_env.seats.RandomPlay`, by its registry name)."""

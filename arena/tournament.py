@@ -35,16 +35,15 @@ from typing import Any
 import numpy as np
 
 from uno_env import PRESETS, GameBatch, cli, make_rules
-from uno_env import observation as O
 from uno_env import rewards as R
-from uno_env.agents.base import bind
 from uno_env.agents.registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.extras import require_extra
-from uno_env.game import DEFAULT_MAX_STEPS, IllegalActionError
+from uno_env.game import DEFAULT_MAX_STEPS
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
-from uno_env.vector import RESULT_DTYPE, agent_actions, illegal_flags, observe_deciders, settle
+from uno_env.seats import SeatLoop
+from uno_env.vector import RESULT_DTYPE, settle
 
 from .ratings import (
     GameRecord,
@@ -100,24 +99,19 @@ def play_games(
     width = min(batch_size, len(jobs))
     batch = GameBatch(variant, n, width, episode=episode, max_steps=max_steps, **rule_options)
     s, cfg = batch.state_array, batch.config_array
-    specs = {level: O.ObservationSpec(level, n) for level in {a.observation for a in agents.values()}}
-    for agent in agents.values():
-        bind(agent, specs[agent.observation], batch.rules)
     names = list(agents)
-    agent_list = [agents[name] for name in names]
-    final_spec = specs[agent_list[0].observation]
+    # Binds every agent; asks each once per round for all its games (agents must not keep the arrays they get).
+    seat_loop = SeatLoop(batch, [agents[name] for name in names], [f"agent {name!r}" for name in names])
+    final_spec = seat_loop.specs[agents[names[0]].observation]
 
     owner = np.zeros((width, n), np.int64)  # agent index at each seat of each slot's game
     job_of = np.full(width, -1)
+    playing = np.zeros(width, np.bool_)  # job_of >= 0: slots with a game to play
     rewards = np.zeros((width, n))
     results = np.zeros(width, RESULT_DTYPE)
     auto_seeds = np.zeros(width, np.uint64)
     final_obs = np.zeros((width, final_spec.size), np.int8)
-    # Reused every step (agents must not keep the arrays they are given past `act`).
-    obs_bufs = {level: np.empty((width, spec.size), np.int8) for level, spec in specs.items()}
-    mask_buf = np.empty((width, 77), np.int8)
-    seat_buf = np.empty(width, np.int64)
-    flag_buf = np.empty(width, np.int8)
+    final_seats = np.zeros(width, np.int64)  # whose final observation `settle` writes (unread here)
     seated_names = [tuple(names[i] for i in rotation) for rotation in rotations]
     records: list[GameRecord | None] = [None] * len(jobs)
     next_job = 0
@@ -129,6 +123,7 @@ def play_games(
         nonlocal next_job
         take = slots[: max(0, min(len(slots), len(jobs) - next_job))]
         job_of[slots] = -1
+        playing[slots] = False
         traced[slots] = False
         if take.size == 0:
             return
@@ -143,49 +138,39 @@ def play_games(
             if trace is not None and next_job in trace:
                 traced[slot], logs[slot] = True, trace[next_job]
             next_job += 1
+        playing[take] = True
         batch.reset_where(which, seeds)
+
+    def log(index: int, games: np.ndarray, actions: np.ndarray) -> None:
+        hit = traced[games]
+        if hit.any():
+            for slot, action in zip(games[hit].tolist(), actions[hit].tolist(), strict=True):
+                logs[slot].append(int(action))
+
+    def apply(games: np.ndarray, actions: np.ndarray) -> None:
+        """Apply the actions; record the games that ended and deal the next jobs in their slots."""
+        results["ended"][games] = 0
+        settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, final_seats, final_spec)
+        ended = games[results["ended"][games] > 0]
+        done = results[ended]
+        for job, won, points, length in zip(
+            job_of[ended].tolist(), done["winners"][:, :n].tolist(), done["scores"][:, :n].tolist(),
+            done["length"].tolist(), strict=True,
+        ):  # fmt: skip
+            job_seed, rotation = jobs[job]
+            winners = tuple(p for p, flag in enumerate(won) if flag)
+            records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
+            untraced.discard(job)
+        if ended.size:
+            bar.update(ended.size)
+            load(ended)
 
     bar = _progress(len(jobs), progress)
     load(np.arange(width))
-    while (job_of >= 0).any():
-        deciding = s["seat"].astype(np.int64)
-        current = owner[np.arange(width), deciding]
-        for index, agent in enumerate(agent_list):
-            games = np.flatnonzero((job_of >= 0) & (current == index))
-            if games.size == 0:
-                continue
-            spec, k = specs[agent.observation], games.size
-            obs, masks, flags = obs_bufs[agent.observation][:k], mask_buf[:k], flag_buf[:k]
-            observe_deciders(s, cfg, games, spec.index, spec.offsets, obs, masks, seat_buf[:k])
-            actions = np.asarray(agent_actions(agent, s, cfg, games, obs, masks), dtype=np.int64)
-            illegal_flags(s, cfg, games, actions, flags)
-            if flags.any():
-                g = int(games[np.flatnonzero(flags)[0]])
-                raise IllegalActionError(
-                    f"agent {names[index]!r}: " + batch._illegal_message(g, int(actions[flags > 0][0]))
-                )
-            if trace is not None:
-                hit = traced[games]
-                if hit.any():
-                    for slot, action in zip(games[hit].tolist(), actions[hit].tolist(), strict=True):
-                        logs[slot].append(int(action))
-            results["ended"][games] = 0
-            settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, deciding, final_spec)
-            ended = games[results["ended"][games] > 0]
-            done = results[ended]
-            for job, won, points, length in zip(
-                job_of[ended].tolist(), done["winners"][:, :n].tolist(), done["scores"][:, :n].tolist(),
-                done["length"].tolist(), strict=True,
-            ):  # fmt: skip
-                job_seed, rotation = jobs[job]
-                winners = tuple(p for p, flag in enumerate(won) if flag)
-                records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
-                untraced.discard(job)
-            if ended.size:
-                bar.update(ended.size)
-                load(ended)
-        if until_traced and not untraced:
-            break
+    seat_loop.play(
+        owner, playing, apply=apply, on_actions=log if trace is not None else None,
+        stop=(lambda: not untraced) if until_traced else None,
+    )  # fmt: skip
     bar.close()
     return [r for r in records if r is not None]
 

@@ -43,12 +43,8 @@ def positions(count: int, seed: int) -> list[GameBatch]:
 
 
 def observe(batch: GameBatch, spec: O.ObservationSpec) -> tuple[np.ndarray, np.ndarray]:
-    obs = np.zeros((1, spec.size), np.int8)
-    mask = np.zeros((1, 77), np.int8)
-    O.observe_one(
-        batch.state_array, batch.config_array, 0, int(batch.seat[0]), spec.index, spec.offsets, obs[0], mask[0]
-    )
-    return obs, mask
+    obs, mask = batch.observe(0, int(batch.seat[0]), spec.level)
+    return obs[None], mask[None]
 
 
 def answers(agent, boards: list[GameBatch]) -> tuple[list[int], float]:

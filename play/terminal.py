@@ -128,10 +128,7 @@ class TerminalGame:
     # ------------------------------------------------------------------ what the person sees
     def observe(self, seat: int, spec: O.ObservationSpec) -> tuple[np.ndarray, np.ndarray]:
         """Seat `seat`'s observation of the game and its legal-action mask (the engine's encoder)."""
-        obs = np.zeros(spec.size, np.int8)
-        batch = self.game.batch
-        O.observe_one(batch.state_array, batch.config_array, 0, seat, spec.index, spec.offsets, obs, self._mask)
-        return obs, self._mask.copy()
+        return self.game.batch.observe(0, seat, spec.level)
 
     def human_fields(self) -> dict[str, np.ndarray]:
         obs, _ = self.observe(self.human, self.human_spec)

@@ -125,19 +125,5 @@ def random_legal_actions(action_masks: np.ndarray, rng: np.random.Generator) -> 
     return actions
 
 
-class RandomPlay:
-    """Uniformly random legal play, reproducible for a seed: the faces' default opponents (`uno_env.agents.RandomAgent`
-    is this agent under the registry's name `random`)."""
-
-    observation = "minimal"
-    name = "random"
-
-    def __init__(self, seed: int | None = None):
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        return random_legal_actions(action_masks, self.rng)
-
-
 if __doc__:  # None under python -OO
     __doc__ += "\n" + actions_markdown()

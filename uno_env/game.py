@@ -29,6 +29,7 @@ import numpy as np
 from . import actions as A
 from . import cards as C
 from . import engine as E
+from . import observation as O
 from . import validate as V
 from .rules import OPTIONS, RuleSet, make_rules
 from .validate import IllegalActionError
@@ -132,6 +133,7 @@ class GameBatch:
         self._all = np.ones(batch_size, np.bool_)
         self.episode_seeds = np.zeros(batch_size, np.uint64)  # the seed each game's episode started from
         self.status = np.zeros(E.STATUS_SIZE, np.int64)  # written by step_game
+        self._observation_specs: dict[str, O.ObservationSpec] = {}  # the levels observe() was asked for
         self._bind_views()
 
     def _bind_views(self) -> None:
@@ -151,6 +153,7 @@ class GameBatch:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_observation_specs", {})  # a batch pickled before observe() existed
         self._bind_views()
 
     # ------------------------------------------------------------------ episodes
@@ -292,14 +295,14 @@ class GameBatch:
         if active.all():
             bad = E.first_illegal(self.state_array, self.config_array, actions)
             if bad >= 0:
-                raise IllegalActionError(self._illegal_message(bad, int(actions[bad])))
+                raise IllegalActionError(self.illegal_message(bad, int(actions[bad])))
             E.apply_actions(self.state_array, self.config_array, actions)
             return
         index = np.flatnonzero(active)
         sub = self.state_array[index]
         bad = E.first_illegal(sub, self.config_array, actions[index])
         if bad >= 0:
-            raise IllegalActionError(self._illegal_message(int(index[bad]), int(actions[index[bad]])))
+            raise IllegalActionError(self.illegal_message(int(index[bad]), int(actions[index[bad]])))
         E.apply_actions(sub, self.config_array, actions[index])
         self.state_array[index] = sub
 
@@ -313,10 +316,12 @@ class GameBatch:
         if self._discard_len[g] == 0 and not self._done[g]:
             self._require_reset(np.array([g]))
         if not E.step_one(self.state_array, self.config_array, g, action, self.status):
-            raise IllegalActionError(self._illegal_message(g, action))
+            raise IllegalActionError(self.illegal_message(g, action))
         return self.status
 
-    def _illegal_message(self, g: int, action: int) -> str:
+    def illegal_message(self, g: int, action: int) -> str:
+        """Why `action` is refused in game g, in one line: the action, the game, its phase and seat, and the
+        legal actions there (what every face's IllegalActionError says)."""
         name = self.action_names[action] if 0 <= action < A.NUM_ACTIONS else f"id {action}"
         phase = A.PHASE_NAMES[self.state.phase[g]]
         mask = np.zeros((1, A.NUM_ACTIONS), np.uint8)
@@ -324,6 +329,8 @@ class GameBatch:
         legal = ", ".join(self.action_names[a] for a in np.flatnonzero(mask[0])) or "none (the episode is over)"
         where = f" in game {g}" if self.batch_size > 1 else ""
         return f"illegal action {name!r}{where} in phase {phase!r} (seat {self.state.seat[g]}); legal: {legal}"
+
+    _illegal_message = illegal_message  # the old private name, kept for one release
 
     def play_random(self, steps: int, agent_seed: int | np.ndarray = 0, validate: bool = False) -> int:
         """Every game takes `steps` uniformly random legal actions inside compiled code; finished games
@@ -369,6 +376,20 @@ class GameBatch:
     @property
     def winners(self) -> np.ndarray:
         return self.state.winners[:, : self.num_players]
+
+    def observe(self, g: int, seat: int, level: str = "knowledge") -> tuple[np.ndarray, np.ndarray]:
+        """Seat `seat`'s observation of game g at `level` ("minimal", "knowledge" or "seer") and its legal-action
+        mask, as new int8 arrays (the mask is all zeros unless the seat decides): the encoder's answer for one
+        seat, deciding or not."""
+        g = V.index(g, self.batch_size)
+        seat = V.index(seat, self.num_players, "seat")
+        spec = self._observation_specs.get(level)
+        if spec is None:
+            spec = self._observation_specs[level] = O.ObservationSpec(level, self.num_players)  # refuses a bad level
+        observation = np.empty(spec.size, np.int8)
+        mask = np.empty(A.NUM_ACTIONS, np.int8)
+        O.observe_one(self.state_array, self.config_array, g, seat, spec.index, spec.offsets, observation, mask)
+        return observation, mask
 
     def check(self, g: int) -> None:
         """Raise AssertionError if game g breaks an invariant (every card in exactly one place, ...)."""

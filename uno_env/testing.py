@@ -2,8 +2,9 @@
 
 `check_agent` plays an agent through every phase a preset has and raises AssertionError unless the agent is
 legal everywhere, deterministic for a seed, independent of batch size and blind to what its observation
-hides. `check_faces` steps `Game`, `GameBatch`, the AEC env and the vector env side by side and raises at the
-first step where they disagree. Both return a short summary of what they checked.
+hides. `check_faces` steps `Game`, `GameBatch`, the AEC env, the OpenSpiel game and the vector env side by side,
+with the kit's random play or agents (`opponents`) in the other seats, and raises at the first step where they
+disagree. Both return a short summary of what they checked.
 
 ```python
 import numpy as np
@@ -21,6 +22,7 @@ class LowestId:  # plays the legal action with the lowest id
 check_agent(LowestId(), "unocorns", 2, games=4, decisions=60)
 check_agent(lambda seed: LowestId(), "classic", 3, games=4, decisions=60)  # a factory seed -> agent works too
 check_faces("swap", 4, steps=50)
+check_faces("classic", 3, steps=50, learner_seats=[0], opponents=LowestId())  # agents in seats 1 and 2
 ```
 
 Scenario helpers, for a `Game` and for the AEC env alike: `scenario` (a `deal=` dict), `deal` (a dealt `Game`),
@@ -42,11 +44,13 @@ from . import actions as A
 from . import cards as C
 from . import engine as E
 from . import observation as O
+from . import rewards as R
 from .aec import env as make_env
 from .aec import raw_env
 from .game import Game, GameBatch
 from .rules import RuleSet, make_rules
-from .vector import UnoVectorEnv, agent_actions
+from .seats import SeatLoop, agent_actions, bind
+from .vector import UnoVectorEnv
 
 __all__ = [
     "act",
@@ -405,13 +409,43 @@ def _check_splits(check: _Check, world, step, observations, masks, actions, rng)
 
 # ------------------------------------------------------------------------------------------ faces
 
+FACE_NAMES = ("Game", "GameBatch", *(f"raw_env({level})" for level in O.LEVELS), "OpenSpiel", "UnoVectorEnv")
+
+
+def _seated(opponents: Any, seats: list[int]) -> list[Any]:
+    """The agents of `seats` (ascending), as the vector env seats `opponents`: one agent for all, or a dict."""
+    table = opponents if isinstance(opponents, dict) else dict.fromkeys(seats, opponents)
+    return [table[p] for p in seats]
+
+
+def _openspiel_face(wanted: bool | None, rules: RuleSet, players: int, episode: str, max_steps: int):
+    """The `python_uno` game of these rules, or None where it is not wanted, or (wanted=None) where the openspiel
+    extra is missing or its parameters cannot express the rules (`uno_env.openspiel.parameters_of`)."""
+    if wanted is False:
+        return None
+    try:
+        from . import openspiel  # needs the openspiel extra: imported only here
+    except ImportError:
+        if wanted:
+            raise
+        return None
+    try:
+        return openspiel.make_game(rules, players, episode, max_steps)
+    except ValueError:
+        if wanted:
+            raise
+        return None
+
 
 class _Faces:
-    """Every face of `games` games side by side, and the comparison that names the first field that differs."""
+    """Every face of `games` games side by side, the seat loop that plays their opponents, and the comparison that
+    names the first field that differs."""
 
-    def __init__(self, variant, players, games, seed, episode, reward, rule_options):
+    def __init__(self, variant, players, games, seed, episode, reward, observation, learner_seats, opponents,
+                 openspiel, rule_options):  # fmt: skip
         self.where = f"check_faces({variant!r}, {players} players, seed {seed})"
         self.players = players
+        self.reward = reward
         options = dict(episode=episode, **rule_options)
         self.singles = [Game(variant, players, seed=seed + g, **options) for g in range(games)]
         self.batch = GameBatch(variant, players, games, **options)
@@ -423,11 +457,50 @@ class _Faces:
         for envs in self.aec.values():
             for g, environment in enumerate(envs):
                 environment.reset(seed=seed + g)
-        self.venv = UnoVectorEnv(variant, players, games, learner_seats="all", reward=reward, **options)
+        # every face seats its own copies of the opponents, made before any of them is bound or asked
+        self.venv = UnoVectorEnv(variant, players, games, learner_seats=learner_seats, observation=observation,
+                                 opponents=copy.deepcopy(opponents), reward=reward, **options)  # fmt: skip
         self.venv.reset(seed=seed)
+        self.learners = self.venv.learner_seats
+        others = [p for p in range(players) if not self.venv.is_learner[p]]
+        if opponents is not None and not others:
+            raise ValueError(f"opponents were given but every seat is a learner seat ({learner_seats!r})")
+        max_steps = int(self.batch.config["max_steps"][0])
+        self.spiel_game = _openspiel_face(openspiel, self.batch.rules, players, episode, max_steps)
+        self.spiel = None
+        if self.spiel_game is not None:
+            self.spiel = [self.spiel_game.new_initial_state(seed + g) for g in range(games)]
+            observer = self.spiel_game.make_py_observer
+            self.spiel_observers = {level: observer(params={"level": level}) for level in O.LEVELS}
         self.specs = {level: O.ObservationSpec(level, players) for level in O.LEVELS}
         self.agents = [f"player_{p}" for p in range(players)]
+        self.faces = [name for name in FACE_NAMES if name != "OpenSpiel" or self.spiel is not None]
+        # the opponents: the seat loop plays them in the GameBatch, the other faces' copies answer the same rows
+        self.assignment = np.full(players, -1, np.int64)
+        self.assignment[others] = np.arange(len(others))
+        self.loop = None
+        self.seated: dict[str, list[Any]] = {}
+        if others:
+            labels = [f"opponent at seat {p}" for p in others]
+            self.loop = SeatLoop(self.batch, _seated(copy.deepcopy(opponents), others), labels)
+            for name in self.single_faces():
+                seated = _seated(copy.deepcopy(opponents), others)
+                bound: set[int] = set()
+                for agent in seated:
+                    if id(agent) not in bound:  # bound once each, as the seat loop binds
+                        bound.add(id(agent))
+                        bind(agent, self.specs[agent.observation], self.batch.rules)
+                self.seated[name] = seated
+        self.opponent_decisions = dict.fromkeys(others, 0)
+        self.step_rewards = {level: np.zeros((games, players)) for level in O.LEVELS}
+        self.outcomes: list[dict[str, Any] | None] = [None] * games
+        self.episodes = self.truncated = 0
 
+    def single_faces(self) -> list[str]:
+        """The faces but GameBatch (which the seat loop plays) and the vector env (which plays by itself)."""
+        return [name for name in self.faces if name not in ("GameBatch", "UnoVectorEnv")]
+
+    # -- comparing
     def agree(self, step: int, g: int, field: str, values: dict[str, Any], spec: O.ObservationSpec | None = None):
         """Raise unless every face gives the same value of `field` (an observation's fields named by `spec`)."""
         (first_face, first), *others = values.items()
@@ -446,16 +519,24 @@ class _Faces:
                 shown = "; ".join(f"{k}: {_shown(field, v)}" for k, v in ((first_face, first), (face, value)))
             raise AssertionError(f"{self.where}: step {step}, game {g}: {field} differs: {shown}")
 
-    def states(self, g: int) -> dict[str, tuple[GameBatch, int]]:
-        """Face name -> (the engine batch behind it, the game's row there)."""
-        faces = {"Game": (self.singles[g].batch, 0), "GameBatch": (self.batch, g), "UnoVectorEnv": (self.venv.game, g)}
+    def states(self, g: int, vector: bool = True) -> dict[str, tuple[GameBatch, int]]:
+        """Face name -> (the engine batch behind it, the game's row there); the vector env's only if `vector`."""
+        faces = {"Game": (self.singles[g].batch, 0), "GameBatch": (self.batch, g)}
         faces.update({f"raw_env({level})": (envs[g].game, 0) for level, envs in self.aec.items()})
+        if self.spiel is not None:
+            faces["OpenSpiel"] = (self.spiel[g].game_batch(), 0)
+        if vector:
+            faces["UnoVectorEnv"] = (self.venv.game, g)
         return faces
 
-    def check_state(self, step: int, g: int) -> None:
-        """The whole engine state (generator included) is the same behind every face; else name what differs."""
-        faces = self.states(g)
+    def check_state(self, step: int, g: int, vector: bool = True) -> None:
+        """The whole engine state (generator included) and the episode's seed are the same behind every face
+        (the vector env's only if `vector`: between its learner decisions it is inside its own step)."""
+        faces = self.states(g, vector)
         blobs = {name: batch.state_array[row : row + 1].tobytes() for name, (batch, row) in faces.items()}
+        spiel, game = blobs.get("OpenSpiel"), blobs["Game"]
+        if spiel is not None and spiel != game and _same_live_state(spiel, game):
+            blobs["OpenSpiel"] = game  # a new state each episode: nothing is left over past the piles' lengths
         if len(set(blobs.values())) > 1:
             self.agree(step, g, "describe()", {name: batch.describe(row) for name, (batch, row) in faces.items()})
             odd = [name for name, blob in blobs.items() if blob != blobs["Game"]]
@@ -463,6 +544,10 @@ class _Faces:
                 f"{self.where}: step {step}, game {g}: the engine state behind {', '.join(odd)} differs from Game's "
                 "in what describe() leaves out (the generator, the step count or a memory of the game)"
             )
+        seeds = {name: int(batch.episode_seeds[row]) for name, (batch, row) in faces.items() if name != "UnoVectorEnv"}
+        if vector:
+            seeds["UnoVectorEnv"] = int(self.venv.seeds[g])
+        self.agree(step, g, "episode seed", seeds)
 
     def check_decision(self, step: int, g: int, masks: np.ndarray, seen: dict[str, np.ndarray]) -> None:
         """Deciding seat, phase, masks and every seat's observation at every level, for game g before a step."""
@@ -470,66 +555,241 @@ class _Faces:
         seat = single.seat
         seats = {"Game": seat, "GameBatch": int(batch.seat[g]), "UnoVectorEnv": int(venv.seats[g])}
         seats.update({f"raw_env({lv})": self.agents.index(envs[g].agent_selection) for lv, envs in self.aec.items()})
+        if self.spiel is not None:
+            seats["OpenSpiel"] = self.spiel[g].current_player()
         self.agree(step, g, "deciding seat", seats)
         phases = {"Game": single.phase, "GameBatch": int(batch.phase[g]), "UnoVectorEnv": int(venv.game.phase[g])}
         phases["Game"] = A.PHASE_NAMES.index(phases["Game"])
         self.agree(step, g, "phase", phases)
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
         mask[single.legal_action_ids()] = 1
-        self.agree(step, g, "mask", {"Game": mask, "GameBatch": masks[g], "UnoVectorEnv": venv.masks[g]})
+        masks_of = {"Game": mask, "GameBatch": masks[g], "UnoVectorEnv": venv.masks[g]}
+        if self.spiel is not None:
+            masks_of["OpenSpiel"] = _mask_of(self.spiel[g].legal_actions())
+        self.agree(step, g, "mask", masks_of)
         observers = np.arange(self.players, dtype=np.int64)
         rows = np.repeat(batch.state_array[g : g + 1], self.players)
+        own = np.zeros((self.players, A.NUM_ACTIONS), np.int8)  # every seat's mask: empty but the deciding seat's
+        own[seat] = mask
         for level, envs in self.aec.items():
             spec = self.specs[level]
             engine = np.empty((self.players, spec.size), np.int8)
             O.encode_batch(rows, batch.config_array, observers, spec.index, spec.offsets, engine)
-            for p, agent in enumerate(self.agents):
-                observed = envs[g].observe(agent)
-                own = mask if p == seat else np.zeros_like(mask)
-                self.agree(step, g, f"mask of {agent}", {"Game": own, f"raw_env({level})": observed["action_mask"]})
-                pair = {"GameBatch": engine[p], f"raw_env({level})": observed["observation"]}
-                self.agree(step, g, f"{level} observation of {agent}", pair, spec)
+            views = [envs[g].observe(agent) for agent in self.agents]
+            observed = {"GameBatch": engine, f"raw_env({level})": np.stack([v["observation"] for v in views])}
+            if self.spiel is not None:
+                observer = self.spiel_observers[level]
+                tensors = []
+                for p in range(self.players):
+                    observer.set_from(self.spiel[g], p)
+                    tensors.append(observer.tensor.astype(np.int8))
+                observed["OpenSpiel"] = np.stack(tensors)
+            aec_masks = np.stack([v["action_mask"] for v in views])
+            same = np.array_equal(aec_masks, own) and all(np.array_equal(engine, o) for o in observed.values())
+            if not same:  # name the first seat and field that differ
+                for p, agent in enumerate(self.agents):
+                    self.agree(step, g, f"mask of {agent}", {"Game": own[p], f"raw_env({level})": aec_masks[p]})
+                    pair = {name: observations[p] for name, observations in observed.items()}
+                    self.agree(step, g, f"{level} observation of {agent}", pair, spec)
             pair = {"GameBatch": engine[seat], "UnoVectorEnv.observe": seen[level][g]}
             self.agree(step, g, f"deciding seat's {level} observation", pair, spec)
         pair = {"UnoVectorEnv.obs": venv.obs[g], "UnoVectorEnv.observe": seen[venv.observation_level][g]}
         self.agree(step, g, "vector env observation", pair, venv.spec)
 
-    def check_outcome(self, step, g, rewards, terminated, truncated, info, last_seat) -> bool:
-        """Rewards, termination and truncation after a step; at an episode's end its results. Returns whether
-        game g's episode ended."""
+    # -- playing
+    def move(self, step: int, g: int, actions: dict[str, int], final_seat: int) -> None:
+        """Apply each face's action to its game g (the vector env aside); at an episode's end compare how it
+        ended (`settle`) and deal the next episode."""
+        for name, action in actions.items():
+            if name == "Game":
+                self.singles[g].step(action)
+            elif name == "GameBatch":
+                self.batch.step_game(g, action)
+            elif name == "OpenSpiel":
+                self.spiel[g].apply_action(action)
+            else:
+                level = name[len("raw_env(") : -1]
+                environment = self.aec[level][g]
+                environment.step(action)
+                self.step_rewards[level][g] += [environment.rewards[a] for a in self.agents]
+        self.settle(step, g, final_seat)
+
+    def settle(self, step: int, g: int, final_seat: int) -> None:
+        """If game g's episode is over (in every face alike), compare how it ended, keep that for the vector env's
+        report (`check_outcome`) and deal the next episode everywhere but in the vector env (which did it)."""
         single, batch = self.singles[g], self.batch
+        over = {"Game": single.done, "GameBatch": bool(batch.done[g])}
+        over.update({f"raw_env({lv})": _ended(envs[g]) for lv, envs in self.aec.items()})
+        if self.spiel is not None:
+            over["OpenSpiel"] = self.spiel[g].is_terminal()
+        self.agree(step, g, "episode over", over)
+        if not single.done:
+            return
         ended = {
-            "Game": (single.done and not single.truncated, single.truncated),
-            "GameBatch": (bool(batch.done[g] and not batch.truncated[g]), bool(batch.truncated[g])),
-            "UnoVectorEnv": (bool(terminated[g]), bool(truncated[g])),
+            "Game": (not single.truncated, single.truncated),
+            "GameBatch": (not batch.truncated[g], bool(batch.truncated[g])),
         }
         for level, envs in self.aec.items():
-            env_rewards = np.array([envs[g].rewards[a] for a in self.agents])
-            self.agree(step, g, "rewards", {"UnoVectorEnv": rewards[g], f"raw_env({level})": env_rewards})
             ended[f"raw_env({level})"] = (all(envs[g].terminations.values()), all(envs[g].truncations.values()))
         self.agree(step, g, "(terminated, truncated)", ended)
-        if not single.done:
-            return False
-        episode = info["episode"]
-        self.agree(step, g, "final scores", {"Game": single.scores, "UnoVectorEnv": episode["scores"][g].tolist()})
+        level = self.venv.observation_level
+        final = {"raw_env": self.aec[level][g].observe(self.agents[final_seat])["observation"]}
+        if self.spiel is not None:
+            final["OpenSpiel"] = self.spiel[g].observation(final_seat, level)
+            returns = {"OpenSpiel.returns()": self.spiel[g].returns()}
+            if self.reward == "win":  # the AEC env's rewards for the last step are the win
+                returns["raw_env.rewards"] = [self.aec["minimal"][g].rewards[a] for a in self.agents]
+            else:  # OpenSpiel's returns are the win whatever the other faces reward
+                win = np.zeros(self.players)
+                R.step_rewards_one(batch.state_array, batch.config_array, g, R.WIN, 0, win)
+                returns["the win (uno_env.rewards)"] = win.tolist()
+            self.agree(step, g, "returns", returns)
+        self.agree(step, g, "final observation", final, self.specs[level])
         winners = single.winners
-        self.agree(
-            step, g, "winner", {"Game": winners[0] if winners else -1, "UnoVectorEnv": int(episode["winner"][g])}
-        )
-        final = self.aec[self.venv.observation_level][g].observe(self.agents[last_seat])["observation"]
-        pair = {"raw_env": final, "UnoVectorEnv": info["final_obs"][g]}
-        self.agree(step, g, "final observation", pair, self.venv.spec)
-        return True
+        self.outcomes[g] = {
+            "(terminated, truncated)": ended["Game"],
+            "final scores": single.scores,
+            "winner": winners[0] if winners else -1,
+            "final observation": final["raw_env"],
+            "length": int(batch.state.steps[g]),
+            "points": int(batch.state.round_points[g]),
+        }
+        self.episodes += 1
+        self.truncated += single.truncated
+        self.next_episode(g)
 
     def next_episode(self, g: int) -> None:
         """Game g of every face but the vector env (which did it itself) deals its next episode."""
         following = int(E.next_episode_seed(np.uint64(self.singles[g].batch.episode_seeds[0])))
         self.singles[g].reset(following)
-        which = np.zeros(self.batch.batch_size, np.bool_)
-        which[g] = True
-        self.batch.reset_where(which, np.full(self.batch.batch_size, following, np.uint64))
+        self.batch.reset_game(g, following)
         for envs in self.aec.values():
             envs[g].reset()  # no seed: the env goes on with the next episode's seed, as the vector env does
+        if self.spiel is not None:  # a new state from the next seed of its own episode
+            seed = int(E.next_episode_seed(np.uint64(self.spiel[g].game_batch().episode_seeds[0])))
+            self.spiel[g] = self.spiel_game.new_initial_state(seed)
+
+    def play_opponents(self, step: int, final_seats: np.ndarray) -> None:
+        """The opponents' turns, played by the one seat loop (`uno_env.seats.SeatLoop`) on the GameBatch; every
+        other face's copy of the same agent answers the same rows, observed through that face, and must choose
+        the same actions, which each face then applies its own way."""
+        if self.loop is None:
+            return
+
+        def apply(games: np.ndarray, actions: np.ndarray) -> None:
+            seat = int(self.batch.seat[games[0]])
+            index = int(self.assignment[seat])
+            level = self.loop.agents[index].observation
+            names = ("GameBatch", *self.single_faces())
+            rows: dict[str, list] = {name: [] for name in names}
+            for g in games.tolist():
+                self.check_state(step, g, vector=False)
+                seen = {name: self.observe(name, g, seat, level) for name in names}
+                field = f"{level} observation of player_{seat} (an opponent)"
+                self.agree(step, g, field, {name: obs for name, (obs, _) in seen.items()}, self.specs[level])
+                self.agree(step, g, f"mask of player_{seat} (an opponent)", {k: m for k, (_, m) in seen.items()})
+                for name in names:
+                    rows[name].append(seen[name])
+            chosen = {"GameBatch": actions}
+            for name in self.single_faces():  # each face's copy of the agent, asked for the same rows
+                observations, masks = (np.stack(part) for part in zip(*rows[name], strict=True))
+                agent, state, config, rows_at = self.seated[name][index], None, None, np.arange(len(games))
+                if hasattr(agent, "act_in_games"):  # a search agent: the engine states of its games, through the face
+                    engines = [self.engine(name, int(g)) for g in games]
+                    state = np.concatenate([batch.state_array[row : row + 1] for batch, row in engines])
+                    config = engines[0][0].config_array
+                chosen[name] = np.asarray(agent_actions(agent, state, config, rows_at, observations, masks))
+            what = f"the action of the opponent at seat {seat} (each face asks its own copy of it)"
+            for i, g in enumerate(games.tolist()):
+                picked = {name: int(answer[i]) for name, answer in chosen.items()}
+                self.agree(step, g, what, picked)
+                self.move(step, g, picked, int(final_seats[g]))
+            self.opponent_decisions[seat] += len(games)
+
+        self.loop.play(self.assignment, apply=apply)
+
+    def observe(self, name: str, g: int, seat: int, level: str) -> tuple[np.ndarray, np.ndarray]:
+        """Seat `seat`'s observation of game g at `level` and its mask, read through face `name`."""
+        if name == "OpenSpiel":
+            state = self.spiel[g]
+            return state.observation(seat, level), _mask_of(state.legal_actions(seat))
+        if name == f"raw_env({level})":
+            observed = self.aec[level][g].observe(self.agents[seat])
+            return observed["observation"], observed["action_mask"]
+        batch, row = self.engine(name, g)  # Game, GameBatch, an AEC env of another level
+        return batch.observe(row, seat, level)
+
+    def engine(self, name: str, g: int) -> tuple[GameBatch, int]:
+        """The engine batch behind game g of face `name` (not the vector env), and the game's row there."""
+        if name == "GameBatch":
+            return self.batch, g
+        if name == "Game":
+            return self.singles[g].batch, 0
+        if name == "OpenSpiel":
+            return self.spiel[g].game_batch(), 0
+        return self.aec[name[len("raw_env(") : -1]][g].game, 0
+
+    def check_outcome(self, step, g, rewards, terminated, truncated, info) -> None:
+        """The vector env's rewards, termination and truncation after a step, and at an episode's end its report,
+        against the other faces'."""
+        for level in O.LEVELS:
+            pair = {"UnoVectorEnv": rewards[g], f"raw_env({level}), over the step": self.step_rewards[level][g]}
+            self.agree(step, g, "rewards", pair)
+        outcome = self.outcomes[g] or {"(terminated, truncated)": (False, False)}
+        ended = (bool(terminated[g]), bool(truncated[g]))
+        pair = {"the other faces": outcome["(terminated, truncated)"], "UnoVectorEnv": ended}
+        self.agree(step, g, "(terminated, truncated)", pair)
+        flags = {"an episode ended": self.outcomes[g] is not None, "info['_episode']": bool(info["_episode"][g]),
+                 "info['_final_obs']": bool(info["_final_obs"][g])}  # fmt: skip
+        self.agree(step, g, "episode flags", flags)
+        if self.outcomes[g] is None:
+            return
+        episode = info["episode"]
+        report = {
+            "final scores": episode["scores"][g].tolist(),
+            "winner": int(episode["winner"][g]),
+            "length": int(episode["length"][g]),
+            "points": int(episode["points"][g]),
+        }
+        for field, value in report.items():
+            self.agree(step, g, field, {"Game": outcome[field], "UnoVectorEnv": value})
+        pair = {"raw_env": outcome["final observation"], "UnoVectorEnv": info["final_obs"][g]}
+        self.agree(step, g, "final observation", pair, self.venv.spec)
+
+    def begin_step(self) -> None:
+        """Forget the last step's rewards and episode ends."""
+        for rewards in self.step_rewards.values():
+            rewards[:] = 0.0
+        self.outcomes = [None] * len(self.outcomes)
+
+
+_PILES = (("draw_pile", "draw_len"), ("discard", "discard_len"), ("fh_card", "fh_len"), ("fh_seat", "fh_len"),
+          ("fh_wrong", "fh_len"))  # fmt: skip
+_FIELD_BYTES = np.zeros(E.STATE_DTYPE.itemsize, np.bool_)  # the bytes of a state record that belong to a field
+for _name in E.STATE_DTYPE.names:
+    _field, _offset = E.STATE_DTYPE.fields[_name][:2]
+    _FIELD_BYTES[_offset : _offset + _field.itemsize] = True
+
+
+def _same_live_state(first: bytes, second: bytes) -> bool:
+    """Whether two games' state records are the same but for padding and the piles' entries past their lengths:
+    what is left over there from earlier episodes depends on how a face deals them, not on the game."""
+    differ = (np.frombuffer(first, np.uint8) != np.frombuffer(second, np.uint8)) & _FIELD_BYTES
+    st = np.frombuffer(first, E.STATE_DTYPE)[0]
+    for pile, length in _PILES:
+        field, offset = E.STATE_DTYPE.fields[pile][:2]
+        differ[offset + int(st[length]) * field.base.itemsize : offset + field.itemsize] = False
+    return not differ.any()
+
+
+def _ended(environment) -> bool:
+    return all(environment.terminations.values()) or all(environment.truncations.values())
+
+
+def _mask_of(legal: list[int]) -> np.ndarray:
+    mask = np.zeros(A.NUM_ACTIONS, np.int8)
+    mask[legal] = 1
+    return mask
 
 
 def _shown(field: str, value: Any) -> Any:
@@ -558,22 +818,42 @@ def check_faces(
     games: int = 2,
     episode: str = "round",
     reward: str = "win",
+    observation: str = "knowledge",
+    learner_seats: str | int | list[int] = "all",
+    opponents: Any = None,
+    openspiel: bool | None = None,
     **rule_options: Any,
 ) -> dict[str, Any]:
-    """Step `Game`, `GameBatch`, the AEC env (`raw_env`, one per observation level) and `UnoVectorEnv`
-    (learner_seats="all") side by side for `steps` decisions of `games` games, from the same seed and with the
-    same random legal actions (a card whenever one is legal, in three rows out of four, so that episodes end in
-    tens of decisions), and raise AssertionError naming the first step, game and field that differ: the engine
-    state behind each face, the deciding seat, phase, legal masks, every seat's observation at every level
-    (the AEC env's against the engine's encoding; the deciding seat's against the vector env's), every step's
-    rewards, termination and truncation, and at an episode's end its scores, winner and final observation.
-    Game g is dealt from seed + g, as the vector env's game g after `reset(seed=seed)`; every face then goes on
-    with the next episode's seed. Returns a summary: decisions compared, episodes ended, decisions per phase.
+    """Step `Game`, `GameBatch`, the AEC env (`raw_env`, one per observation level), the OpenSpiel game
+    (`uno_env.openspiel`'s `python_uno`) and `UnoVectorEnv` side by side for `steps` learner decisions of `games`
+    games, from the same seed, and raise AssertionError naming the first step, game and field that differ.
+
+    The learner seats (`learner_seats`, as the vector env takes them; "all" by default) take the same random legal
+    actions in every face (a card whenever one is legal, in three rows out of four, so that episodes end in tens
+    of decisions). The other seats are played by `opponents` (an agent, or a dict seat -> agent, as the vector env
+    takes them): the vector env plays its copy itself; in the other faces copies of the same agents are asked by
+    the one seat loop (`uno_env.seats.SeatLoop`) for the same rows in the same order, each through its own face,
+    and must choose the same actions. Every face gets its own copies (`copy.deepcopy`, before any is bound), so
+    an agent passes if it is deterministic for its state and independent of batch size (`check_agent`).
+
+    Compared at every learner decision: the engine state behind each face and the episode's seed, the deciding
+    seat, phase, legal masks, and every seat's observation at every level (the AEC env's and OpenSpiel's against
+    the engine's encoding; the deciding seat's against the vector env's, whose own level is `observation`); at
+    every opponent decision: the states, the opponent's observation and mask through each face, and its copies'
+    actions; after every step: the rewards (the vector env's against the AEC env's over the step), termination
+    and truncation; at an episode's end: how it ended in each face, OpenSpiel's returns (the win), and the vector
+    env's report (scores, winner, length, points, final observation). Game g is dealt from seed + g, as the
+    vector env's game g after `reset(seed=seed)`; every face then goes on with the next episode's seed.
+
+    `openspiel`: True requires the OpenSpiel face, False leaves it out, None (default) adds it where the
+    openspiel extra is installed and its parameters can express the rules. Returns a summary: learner decisions
+    compared, episodes ended (and truncated), learner decisions per phase, opponent decisions per seat, faces.
     """
-    faces = _Faces(variant, players, games, seed, episode, reward, rule_options)
+    faces = _Faces(variant, players, games, seed, episode, reward, observation, learner_seats, opponents, openspiel,
+                   rule_options)  # fmt: skip
     rng = np.random.default_rng(seed)
-    episodes = 0
     phases: Counter[str] = Counter()
+    faces.play_opponents(0, np.full(games, faces.learners[0]))  # as the vector env's reset plays them
     for step in range(steps):
         masks = faces.batch.legal_masks().astype(np.int8)
         seen = {level: faces.venv.observe(level) for level in O.LEVELS}
@@ -582,16 +862,20 @@ def check_faces(
             faces.check_decision(step, g, masks, seen)
             phases[faces.singles[g].phase] += 1
         actions = _eager_random_actions(masks, rng)
-        last_seats = [single.seat for single in faces.singles]
-        for single, action in zip(faces.singles, actions, strict=True):
-            single.step(int(action))
+        final_seats = faces.batch.seat.astype(np.int64)  # whose final observation an episode ending now reports
+        faces.begin_step()
         faces.batch.step(actions)
-        for envs in faces.aec.values():
-            for environment, action in zip(envs, actions, strict=True):
-                environment.step(int(action))
+        for g in range(games):
+            faces.move(step, g, {name: int(actions[g]) for name in faces.single_faces()}, int(final_seats[g]))
+        faces.play_opponents(step, final_seats)
         _, _, rewards, terminated, truncated, info = faces.venv.step(actions)
         for g in range(games):
-            if faces.check_outcome(step, g, rewards, terminated, truncated, info, last_seats[g]):
-                episodes += 1
-                faces.next_episode(g)
-    return {"steps": steps * games, "episodes": episodes, "phases": dict(phases)}
+            faces.check_outcome(step, g, rewards, terminated, truncated, info)
+    return {
+        "steps": steps * games,
+        "episodes": faces.episodes,
+        "truncated": faces.truncated,
+        "phases": dict(phases),
+        "opponent_decisions": faces.opponent_decisions,
+        "faces": faces.faces,
+    }

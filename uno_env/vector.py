@@ -11,8 +11,9 @@ obs, masks, rewards, terminated, truncated, info = venv.step(actions)
 
 **Seats.** `learner_seats` are played by the caller ("all" for self-play); every other seat is played by
 `opponents`: one agent for all of them, or a dict seat -> agent (agents follow the protocol of
-`uno_env.agents.base.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
-in `venv.seats`), then lets the opponents play, batched, until every game waits on a learner seat again. A step
+`uno_env.seats.Agent` and are called on batches). `step(actions)` applies one action per game (to the seat
+in `venv.seats`), then lets the opponents play, batched by the seat loop (`uno_env.seats.SeatLoop`), until every
+game waits on a learner seat again. A step
 is all or nothing: the learners' actions are checked before any is applied, each opponent's before it is
 applied, and an opponent's refused action (or an exception from it) undoes the step: every game, seed, reward
 and result is left as it was before it.
@@ -44,22 +45,18 @@ from . import observation as O
 from . import rewards as R
 from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
+from .seats import (  # noqa: F401  (agent_actions, illegal_flags, observe_*: re-exported, as before seats.py)
+    PARALLEL_MIN_BATCH,
+    SeatLoop,
+    agent_actions,
+    illegal_flags,
+    is_agent,
+    observe_deciders,
+    observe_parallel,
+    observe_serial,
+)
 
 ENDED_TERMINATED, ENDED_TRUNCATED = 1, 2
-
-
-PARALLEL_MIN_BATCH = 512  # smaller batches run serially: waking threads costs more than it saves
-
-
-@njit(cache=True)
-def illegal_flags(s, cfg, games, actions, flags):
-    """flags[i] = 1 where actions[i] is not legal in game games[i]."""
-    c = cfg[0]
-    m = np.zeros(A.NUM_ACTIONS, np.uint8)
-    for i in range(games.shape[0]):
-        a = actions[i]
-        E.fill_mask(s[games[i]], c, m)
-        flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
 
 
 # What `settle_*` records for a game that ended in the step (one record per game of the batch).
@@ -120,44 +117,6 @@ def settle(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, fin
     """Serial or parallel `settle_*` by batch size."""
     kernel = settle_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else settle_serial
     kernel(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, spec.index, spec.offsets)
-
-
-@njit(cache=True)
-def _observe_game(st, c, level, off, obs, mask):
-    O.encode(st, c, st.seat, level, off, obs)
-    E.fill_mask(st, c, mask)
-    return st.seat
-
-
-@njit(cache=True)
-def observe_serial(s, cfg, games, level, off, obs, masks, seats):
-    """Row i: the observation and mask of the deciding seat of game games[i], and that seat."""
-    c = cfg[0]
-    for i in range(games.shape[0]):
-        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_parallel(s, cfg, games, level, off, obs, masks, seats):
-    """`observe_serial` with the games spread over numba's threads."""
-    for i in prange(games.shape[0]):
-        c = cfg[0]
-        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
-
-
-def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
-    kernel = observe_parallel if games.shape[0] >= PARALLEL_MIN_BATCH else observe_serial
-    kernel(s, cfg, games, level, off, obs, masks, seats)
-
-
-def agent_actions(agent, s, cfg, games, observations, action_masks):
-    """An agent's actions for `games` of the engine state `s`: a search agent (one with `act_in_games`, such as
-    `uno_env.agents.ismcts`) reads the game through the engine's redeal of what its seat cannot see; any other
-    agent reads its observations."""
-    search = getattr(agent, "act_in_games", None)
-    if search is not None:
-        return search(s, cfg, games, observations, action_masks)
-    return agent.act(observations, action_masks)
 
 
 def changing_byte_ranges(num_players: int, deck_size: int, gap: int = 64) -> list[tuple[int, int]]:
@@ -275,13 +234,13 @@ class UnoVectorEnv:
     def set_opponents(self, opponents) -> None:
         """Seat other opponents (an agent, or a dict seat -> agent) from the next decision on; games go on."""
         self.opponents = self._parse_opponents(opponents)
-        n = self.num_players
-        self._opponent_specs = {
-            level: O.ObservationSpec(level, n) for level in {agent.observation for agent in self.opponents.values()}
-        }
-        for agent in self.opponents.values():
-            if hasattr(agent, "bind"):  # the agent protocol's optional hook (uno_env.agents.base.bind)
-                agent.bind(self._opponent_specs[agent.observation], self.rules)
+        seats = list(self.opponents)
+        # The seat loop asks each opponent seat on its own (an agent seated twice is asked once per seat).
+        self._opponent_of_seat = np.full(self.num_players, -1, np.int64)  # -1: a learner seat, where play stops
+        self._opponent_of_seat[seats] = np.arange(len(seats))
+        labels = [f"opponent at seat {seat} ({type(self.opponents[seat]).__name__})" for seat in seats]
+        self._seat_loop = SeatLoop(self.game, [self.opponents[seat] for seat in seats], labels)
+        self._opponent_specs = self._seat_loop.specs
 
     # ------------------------------------------------------------------ setup
     def _parse_seats(self, seats) -> np.ndarray:
@@ -310,7 +269,7 @@ class UnoVectorEnv:
         if missing:
             raise ValueError(f"no opponent given for seat(s) {missing}")
         for seat, agent in table.items():
-            if not callable(getattr(agent, "act", None)) or getattr(agent, "observation", None) not in O.LEVELS:
+            if not is_agent(agent):
                 raise ValueError(
                     f"the opponent for seat {seat} is not an agent: it needs .act(observations, action_masks) and "
                     f".observation in {O.LEVELS}"
@@ -409,36 +368,21 @@ class UnoVectorEnv:
         illegal_flags(self._s, self._cfg, games, actions, flags)
         bad = np.flatnonzero(flags)
         if bad.size:
-            message = self.game._illegal_message(int(games[bad[0]]), int(actions[bad[0]]))
+            message = self.game.illegal_message(int(games[bad[0]]), int(actions[bad[0]]))
             raise IllegalActionError(f"{who}: {message}")
 
     def _play_opponents(self, final_seats: np.ndarray | None = None) -> None:
-        """Let the opponents play, batched, until every game waits on a learner seat."""
+        """Let the opponents play, batched (`uno_env.seats.SeatLoop`), until every game waits on a learner seat.
+        An opponent's actions are checked before any is applied; the caller undoes the step if one is refused."""
         if not self.opponents:
             return
         if final_seats is None:
             final_seats = np.full(self.num_envs, self.learner_seats[0])
-        seat_view = self._s["seat"]  # a view of the seat field of every game
-        while True:
-            deciding = seat_view.astype(np.int64)
-            waiting = np.flatnonzero(~self.is_learner[deciding])
-            if waiting.size == 0:
-                return
-            for seat, agent in self.opponents.items():
-                games = waiting[deciding[waiting] == seat]
-                if games.size == 0:
-                    continue
-                spec = self._opponent_specs[agent.observation]
-                obs = np.empty((games.size, spec.size), np.int8)
-                masks = np.empty((games.size, A.NUM_ACTIONS), np.int8)
-                seats = np.empty(games.size, np.int64)
-                observe_deciders(self._s, self._cfg, games, spec.index, spec.offsets, obs, masks, seats)
-                who = f"opponent at seat {seat} ({type(agent).__name__})"
-                actions = V.action_batch(
-                    agent_actions(agent, self._s, self._cfg, games, obs, masks), games.size, who=who, games=games
-                )
-                self._check_legal(games, actions, who)  # before any of them is applied
-                self._settle(games, actions, final_seats)
+
+        def apply(games: np.ndarray, actions: np.ndarray) -> None:
+            self._settle(games, actions, final_seats)
+
+        self._seat_loop.play(self._opponent_of_seat, apply=apply)
 
     def _observe_learners(self) -> None:
         spec = self.spec

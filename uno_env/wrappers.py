@@ -35,6 +35,7 @@ from gymnasium import spaces
 from . import actions as A
 from . import validate as V
 from .extras import missing_extra_base
+from .seats import RandomPlay
 from .validate import IllegalActionError
 from .vector import UnoVectorEnv
 
@@ -51,7 +52,7 @@ def _spaces(venv: UnoVectorEnv) -> tuple[spaces.Box, spaces.Discrete]:
 def _default_opponents(opponents: Any, seed: int | None) -> Any:
     if opponents is not None:
         return opponents
-    return A.RandomPlay(seed)
+    return RandomPlay(seed)
 
 
 class UnoSB3VecEnv(VecEnv):

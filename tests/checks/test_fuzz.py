@@ -39,10 +39,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from uno_env import NUM_ACTIONS, PRESETS, Game, GameBatch, RuleSet, make_rules, raw_env
 from uno_env import cards as C
-from uno_env.actions import RandomPlay
 from uno_env.game import DEFAULT_MAX_STEPS, NO_ACTION
 from uno_env.observation import LEVELS
 from uno_env.rules import OPTIONS
+from uno_env.seats import RandomPlay
 from uno_env.vector import UnoVectorEnv
 
 ROOT = Path(__file__).resolve().parents[2]

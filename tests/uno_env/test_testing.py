@@ -183,6 +183,25 @@ def test_a_phase_never_reached_is_reported():
 def test_every_face_agrees(variant, players):
     report = check_faces(variant, players, steps=150, seed=players)
     assert report["episodes"] >= 1  # the ends of episodes (rewards, final observations, next deals) were compared
+    assert "OpenSpiel" in report["faces"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "learner_seats", "opponents", "options"),
+    [
+        ("classic", 2, [0], GreedyAgent(1), {}),
+        ("unocorns", 4, [0, 2], {1: CounterAgent(2), 3: NaiveAgent(3)}, {"observation": "minimal"}),
+        ("swap", 3, 1, RandomAgent(4), {"uno_call": "explicit", "max_steps": 40}),
+        ("classic", 2, [1], make_agent("ppo:classic", 5), {"episode": "match", "reward": "points", "target_score": 60}),
+    ],
+    ids=["greedy", "counter-and-naive", "random-one-for-two-seats", "policy-in-a-match"],
+)
+def test_every_face_agrees_with_opponents_in_the_other_seats(variant, players, learner_seats, opponents, options):
+    report = check_faces(variant, players, steps=60, seed=3, learner_seats=learner_seats, opponents=opponents,
+                         **options)  # fmt: skip
+    others = set(range(players)) - ({learner_seats} if isinstance(learner_seats, int) else set(learner_seats))
+    assert set(report["opponent_decisions"]) == others and min(report["opponent_decisions"].values()) > 0
+    assert report["episodes"] >= 1 and "OpenSpiel" in report["faces"]
 
 
 def test_every_face_agrees_with_ten_players_in_a_match_with_points():
@@ -216,6 +235,79 @@ def test_a_face_that_deals_another_game_is_caught(monkeypatch):
     monkeypatch.setattr(raw_env, "reset", off_by_one)
     with pytest.raises(AssertionError, match=r"step 0, game 0: describe\(\) differs: hands: Game \[\["):
         check_faces("classic", 2, steps=1)
+
+
+def test_an_openspiel_face_whose_observation_is_off_in_one_entry_is_caught(monkeypatch):
+    from uno_env.openspiel import UnoState
+
+    honest = UnoState.observation
+
+    def leaky(self, player, level="knowledge"):
+        observation = honest(self, player, level)
+        if player == 1 and level == "seer":
+            observation[-1] ^= 1
+        return observation
+
+    monkeypatch.setattr(UnoState, "observation", leaky)
+    with pytest.raises(AssertionError, match=r"step 0, game 0: seer observation of player_1 differs: .* OpenSpiel"):
+        check_faces("classic", 2, steps=5)
+
+
+def test_openspiel_returns_that_are_not_the_win_are_caught(monkeypatch):
+    from uno_env.openspiel import UnoState
+
+    honest = UnoState.returns
+    monkeypatch.setattr(UnoState, "returns", lambda self: [-r for r in honest(self)])
+    words = r"returns differs: OpenSpiel.returns\(\): \[1.0, -1.0\]; raw_env.rewards: \[-1.0, 1.0\]"
+    with pytest.raises(AssertionError, match=words):
+        check_faces("classic", 2, steps=150, seed=2)
+
+
+def test_the_openspiel_face_is_left_out_only_where_it_cannot_be_built():
+    assert "OpenSpiel" not in check_faces("classic", 2, steps=3, openspiel=False)["faces"]
+    # python_uno cannot express `swap` without stacking (a bool parameter's default stands for the preset's own)
+    assert "OpenSpiel" not in check_faces("swap", 2, steps=3, stack_draw_two=False)["faces"]
+    with pytest.raises(ValueError, match="cannot express stack_draw_two"):
+        check_faces("swap", 2, steps=3, stack_draw_two=False, openspiel=True)
+    with pytest.raises(ValueError, match="every seat is a learner seat"):
+        check_faces("classic", 2, steps=3, opponents=RandomAgent(0))
+
+
+class Unsteady(RandomAgent):
+    """A random opponent that draws from numpy's global generator: no copy of it repeats another's choices."""
+
+    def act(self, observations, action_masks):
+        return np.array([np.random.choice(np.flatnonzero(m)) for m in action_masks], np.int64)
+
+
+def test_an_opponent_whose_copies_disagree_is_caught():
+    with pytest.raises(AssertionError, match=r"the action of the opponent at seat 1 \(each face asks its own copy"):
+        check_faces("classic", 2, steps=20, learner_seats=[0], opponents=Unsteady(0))
+
+
+def test_a_vector_env_that_seats_other_opponents_is_caught(monkeypatch):
+    from uno_env.seats import RandomPlay
+    from uno_env.vector import UnoVectorEnv
+
+    honest = UnoVectorEnv.set_opponents
+    monkeypatch.setattr(UnoVectorEnv, "set_opponents", lambda self, opponents: honest(self, RandomPlay(9)))
+    with pytest.raises(AssertionError, match=r"step 0, game \d: describe\(\) differs: .*UnoVectorEnv"):
+        check_faces("classic", 3, steps=20, learner_seats=[0], opponents=GreedyAgent(1))
+
+
+def test_a_vector_env_that_misreports_an_episode_is_caught(monkeypatch):
+    from uno_env.vector import UnoVectorEnv
+
+    honest = UnoVectorEnv._info
+
+    def one_longer(self):
+        info = honest(self)
+        info["episode"] = dict(info["episode"], length=info["episode"]["length"] + 1)
+        return info
+
+    monkeypatch.setattr(UnoVectorEnv, "_info", one_longer)
+    with pytest.raises(AssertionError, match=r"game \d: length differs: Game: \d+; UnoVectorEnv: \d+"):
+        check_faces("classic", 2, steps=150, learner_seats=[1], opponents=RandomAgent(0))
 
 
 def test_the_module_docstring_example_runs():

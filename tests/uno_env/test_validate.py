@@ -22,8 +22,9 @@ import pytest
 
 import uno_env
 from uno_env import Game, GameBatch, IllegalActionError, make_rules, raw_env
-from uno_env.actions import NUM_ACTIONS, RandomPlay
+from uno_env.actions import NUM_ACTIONS
 from uno_env.game import make_config
+from uno_env.seats import RandomPlay
 from uno_env.validate import NotResetError, WrongTypeError
 from uno_env.vector import UnoVectorEnv, changing_byte_ranges
 from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv

@@ -1,10 +1,10 @@
 """The batched training env (`uno_env.vector.UnoVectorEnv`) and its adapters (`uno_env.wrappers`).
 
-The vector env is checked against the AEC env (`uno_env.raw_env`), the reference face of the engine: game g
-of a vector env reset with seed S is the game a raw_env deals with seed S + g, and a raw_env `reset()`
-without a seed continues with the same next seed as the vector env's auto-reset. Opponent agents used in
-mirrored runs are row-deterministic (`HashAgent`: the action depends only on the row's observation and
-mask), so the same agent can be replayed outside the batch.
+The vector env is checked step for step against the other faces of the engine by the conformance kit
+(`uno_env.testing.check_faces`): game g of a vector env reset with seed S is the game a raw_env deals with
+seed S + g, and every face goes on with the same next seed as the vector env's auto-reset. What is the vector
+env's own (its opponents' batches, rewards per seat, auto-reset reports, all-or-nothing steps, the adapters)
+is tested here. `HashAgent`, a scripted opponent, chooses by the row's observation and mask alone.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from uno_env import IllegalActionError
 from uno_env import engine as E
 from uno_env import observation as O
 from uno_env.agents import RandomAgent
+from uno_env.testing import check_faces
 from uno_env.vector import UnoVectorEnv
 from uno_env.wrappers import UnoSB3VecEnv, UnoSingleAgentEnv
 
 NUM_ACTIONS = uno_env.NUM_ACTIONS
 UNO = 76  # the last action id ("uno"): legal only with uno_call="explicit"
 PLAYS = 59  # ids 0-58 play a card
+STEPS = 120  # learner decisions per game in the self-play runs checked against the other faces (6 games)
 
 
 # ------------------------------------------------------------------------------------------ helpers
@@ -134,144 +136,12 @@ def expected_win_rewards(winner, n):
     return out
 
 
-class AecMirror:
-    """B raw_envs following a vector env's B games, seat by seat; opponents replayed from `opponents`."""
+# ------------------------------------------------------------------------------------------ 1. the other faces
 
-    def __init__(self, num_envs, variant, num_players, learner_seats, opponents=None, **kwargs):
-        self.n = num_players
-        self.envs = [uno_env.raw_env(variant=variant, num_players=num_players, **kwargs) for _ in range(num_envs)]
-        self.learner = set(range(num_players)) if learner_seats == "all" else set(learner_seats)
-        others = [p for p in range(num_players) if p not in self.learner]
-        self.opponents = opponents if isinstance(opponents, dict) else dict.fromkeys(others, opponents)
-        self.steps = [0] * num_envs
-
-    def seat(self, g):
-        return self.envs[g].possible_agents.index(self.envs[g].agent_selection)
-
-    def observe(self, g):
-        env = self.envs[g]
-        view = env.observe(env.agent_selection)
-        return view["observation"], view["action_mask"]
-
-    def _ended(self, g):
-        env = self.envs[g]
-        return any(env.terminations.values()) or any(env.truncations.values())
-
-    def _act(self, g, action, rewards):
-        env = self.envs[g]
-        env.step(int(action))
-        self.steps[g] += 1
-        rewards[g] += [env.rewards[a] for a in env.possible_agents]
-        return self._ended(g)
-
-    def _play_opponents(self, g, rewards):
-        env = self.envs[g]
-        while not self._ended(g) and self.seat(g) not in self.learner:
-            seat = self.seat(g)
-            agent = self.opponents[seat]
-            size = O.observation_size(agent.observation, self.n)
-            obs, mask = np.empty(size, np.int8), np.empty(NUM_ACTIONS, np.int8)
-            level, offsets = O.level_index(agent.observation), O.field_offsets(agent.observation, self.n)
-            O.observe_one(env.game.state_array, env.game.config_array, 0, seat, level, offsets, obs, mask)
-            # HashAgent's choice, without counting the row as one the vector env asked for
-            self._act(g, hash_actions(obs[None], mask[None], agent.salt)[0], rewards)
-        return self._ended(g)
-
-    def reset(self, seed):
-        rewards = np.zeros((len(self.envs), self.n))
-        for g, env in enumerate(self.envs):
-            env.reset(seed=seed + g)
-            self.steps[g] = 0
-            assert not self._play_opponents(g, rewards)
-        return rewards
-
-    def step(self, actions):
-        """Returns rewards (B, N) and one record per game: None, or the ended episode's facts."""
-        rewards = np.zeros((len(self.envs), self.n))
-        records = []
-        for g, env in enumerate(self.envs):
-            seat = self.seat(g)
-            ended = self._act(g, actions[g], rewards) or self._play_opponents(g, rewards)
-            if not ended:
-                records.append(None)
-                continue
-            truncated = any(env.truncations.values())
-            winners = np.flatnonzero(env.game.winners[0])
-            if truncated:
-                winner = -1
-            else:
-                assert len(winners) == 1
-                winner = int(winners[0])
-            records.append(
-                {
-                    "truncated": truncated,
-                    "final_obs": env.observe(env.possible_agents[seat])["observation"],
-                    "winner": winner,
-                    "length": self.steps[g],
-                    "points": int(env.game.state.round_points[0]),
-                    "seed": int(env.game.episode_seeds[0]),
-                }
-            )
-            env.reset()  # no seed: the next episode's seed, as the vector env's auto-reset
-            self.steps[g] = 0
-            assert not self._play_opponents(g, rewards)
-        return rewards, records
-
-
-def assert_mirrors(venv, mirror, obs, masks):
-    for g in range(venv.num_envs):
-        expected_obs, expected_mask = mirror.observe(g)
-        assert venv.seats[g] == mirror.seat(g), f"game {g}"
-        np.testing.assert_array_equal(obs[g], expected_obs, err_msg=f"game {g}")
-        np.testing.assert_array_equal(masks[g], expected_mask, err_msg=f"game {g}")
-        same = venv.game.state_array[g : g + 1] == mirror.envs[g].game.state_array[0:1]  # every field, rng too
-        assert same[0], f"game {g}: {venv.describe(g)} != {mirror.envs[g].describe()}"
-
-
-def run_mirrored(venv, mirror, seed, steps, rng):
-    """Steps venv and mirror with the same learner actions; checks everything; returns episodes ended."""
-    n = venv.num_players
-    obs, masks = venv.reset(seed=seed)
-    assert obs.shape == (venv.num_envs, venv.observation_size) and obs.dtype == np.int8
-    assert masks.shape == (venv.num_envs, NUM_ACTIONS) and masks.dtype == np.int8
-    mirror.reset(seed)
-    assert_mirrors(venv, mirror, obs, masks)
-    ended_total = truncated_total = 0
-    for _ in range(steps):
-        actions = random_legal(rng, masks, eager=True)
-        actions[-1] = random_legal(rng, masks[-1:])[0]  # the last game: uniformly random (long games)
-        scripted = np.arange(venv.num_envs) % 3
-        scripted[-1] = 2
-        actions[scripted == 0] = masks[scripted == 0].argmax(axis=1)  # the first legal action
-        hashed = hash_actions(obs, masks)
-        actions[scripted == 1] = hashed[scripted == 1]
-        seeds_before = venv.seeds.copy()
-        obs, masks, rewards, terminated, truncated, info = venv.step(actions)
-        expected_rewards, records = mirror.step(actions)
-        assert rewards.shape == (venv.num_envs, n)
-        np.testing.assert_array_equal(rewards, expected_rewards)
-        for g, record in enumerate(records):
-            assert bool(terminated[g]) == (record is not None and not record["truncated"]), f"game {g}"
-            assert bool(truncated[g]) == (record is not None and record["truncated"]), f"game {g}"
-            assert bool(info["_final_obs"][g]) == bool(info["_episode"][g]) == (record is not None)
-            if record is None:
-                assert venv.seeds[g] == seeds_before[g]
-                continue
-            np.testing.assert_array_equal(info["final_obs"][g], record["final_obs"], err_msg=f"game {g}")
-            assert info["episode"]["winner"][g] == record["winner"], f"game {g}"
-            assert info["episode"]["length"][g] == record["length"], f"game {g}"
-            assert info["episode"]["points"][g] == record["points"], f"game {g}"
-            assert int(seeds_before[g]) == record["seed"]
-            assert venv.seeds[g] == E.next_episode_seed(np.uint64(record["seed"]))
-            assert venv.seeds[g] == mirror.envs[g].game.episode_seeds[0]
-            ended_total += 1
-            truncated_total += record["truncated"]
-        assert_mirrors(venv, mirror, obs, masks)
-    return ended_total, truncated_total
-
-
-# ------------------------------------------------------------------------------------------ 1. the AEC env
-
+# The vector env against Game, GameBatch, the AEC env at every level and OpenSpiel (`uno_env.testing.check_faces`):
+# the engine state behind each and the episode's seed, every seat's observation and mask, each step's rewards,
+# termination and truncation, each episode's report (winner, scores, length, points, final observation), and
+# the next episode's seed; with opponents, every face plays copies of the same agents in the same order.
 
 SELF_PLAY_CASES = [
     ("classic", 2, "minimal", {}),
@@ -288,14 +158,11 @@ SELF_PLAY_CASES = [
 
 
 @pytest.mark.parametrize("variant, n, observation, options", SELF_PLAY_CASES)
-def test_self_play_matches_the_aec_env(variant, n, observation, options):
-    b, seed = 6, 1000 + 17 * n
-    venv = UnoVectorEnv(variant, n, b, learner_seats="all", observation=observation, **options)
-    mirror = AecMirror(b, variant, n, "all", observation=observation, **options)
-    ended, truncated = run_mirrored(venv, mirror, seed, 320, np.random.default_rng(n))
-    assert ended >= 3
+def test_self_play_matches_the_other_faces(variant, n, observation, options):
+    report = check_faces(variant, n, steps=STEPS, games=6, seed=1000 + 17 * n, observation=observation, **options)
+    assert report["episodes"] >= 3
     if options.get("max_steps"):
-        assert truncated >= 3
+        assert report["truncated"] >= 3
 
 
 OPPONENT_CASES = [
@@ -309,23 +176,32 @@ OPPONENT_CASES = [
         [0],
         HashAgent("minimal"),
         "knowledge",
-        {"episode": "match", "reward": "points", "target_score": 120},
+        {"episode": "match", "reward": "points", "target_score": 60},
     ),
 ]
 
 
 @pytest.mark.parametrize("variant, n, learner_seats, opponents, observation, options", OPPONENT_CASES)
-def test_learner_seats_with_opponents_match_the_aec_env(variant, n, learner_seats, opponents, observation, options):
-    b, seed = 6, 77
-    venv = UnoVectorEnv(
-        variant, n, b, learner_seats=learner_seats, opponents=opponents, observation=observation, **options
-    )
-    seats = [learner_seats] if isinstance(learner_seats, int) else learner_seats
-    mirror = AecMirror(b, variant, n, seats, opponents, observation=observation, **options)
-    ended, _ = run_mirrored(venv, mirror, seed, 250, np.random.default_rng(5))
-    assert ended >= 3
-    agents = opponents.values() if isinstance(opponents, dict) else [opponents]
-    assert all(agent.rows > 0 for agent in agents)
+def test_learner_seats_with_opponents_match_the_other_faces(variant, n, learner_seats, opponents, observation, options):
+    report = check_faces(variant, n, steps=STEPS // 2, games=6, seed=77, observation=observation,
+                         learner_seats=learner_seats, opponents=opponents, **options)  # fmt: skip
+    assert report["episodes"] >= 3
+    seats = {learner_seats} if isinstance(learner_seats, int) else set(learner_seats)
+    assert set(report["opponent_decisions"]) == set(range(n)) - seats
+    assert min(report["opponent_decisions"].values()) > 0  # every opponent seat was played
+
+
+@pytest.mark.parametrize(("learner_seats", "opponents"), [("all", None), ([1], HashAgent("knowledge"))])
+def test_reset_and_step_return_arrays_of_the_documented_shapes(learner_seats, opponents):
+    venv = UnoVectorEnv("classic", 3, 5, learner_seats=learner_seats, opponents=opponents, observation="minimal")
+    obs, masks = venv.reset(seed=0)
+    assert obs.shape == (5, venv.observation_size) and obs.dtype == np.int8
+    assert masks.shape == (5, NUM_ACTIONS) and masks.dtype == np.int8
+    obs, masks, rewards, terminated, truncated, info = venv.step(random_legal(np.random.default_rng(0), masks))
+    assert obs.shape == (5, venv.observation_size) and obs.dtype == np.int8
+    assert masks.shape == (5, NUM_ACTIONS) and masks.dtype == np.int8
+    assert rewards.shape == (5, 3) and terminated.shape == truncated.shape == (5,)
+    assert terminated.dtype == truncated.dtype == np.bool_
 
 
 # ------------------------------------------------------------------------------------------ 2. rewards
@@ -483,7 +359,7 @@ def test_observe_gives_the_deciding_seats_rows_at_another_level():
         actions = random_legal(rng, masks, eager=True)
         _, masks, *_ = knowing.step(actions)
         seen, *_ = seeing.step(actions)
-    with pytest.raises(ValueError, match="minimal, knowledge, seer"):
+    with pytest.raises(ValueError, match="minimal, knowledge, belief, seer"):
         knowing.observe("oracle")
 
 
