@@ -52,7 +52,8 @@ SHIPPED_DIR = Path(__file__).parent / "policies"
 ILLEGAL_LOGIT = -1e9
 
 # Fields whose entries can grow past a few copies, and the scale that brings them near 1.
-FIELD_SCALES = {"hand_sizes": 1 / 8, "draw_pile_size": 1 / 32, "pending_draw": 1 / 4, "scores": 1 / 100}
+FIELD_SCALES = {"hand_sizes": 1 / 8, "draw_pile_size": 1 / 32, "pending_draw": 1 / 4, "scores": 1 / 100,
+                "void_age": 1 / 16, "named_colors": 1 / 2, "took": 1 / 16, "unseen": 1 / 4, "counting_prior": 1 / 16}
 
 
 def input_scale(level: str, num_players: int) -> torch.Tensor:
@@ -61,7 +62,8 @@ def input_scale(level: str, num_players: int) -> torch.Tensor:
     size = max(part.stop for part, _ in layout.values())
     scale = torch.ones(size)
     for name, factor in FIELD_SCALES.items():
-        scale[layout[name][0]] = factor
+        if name in layout:  # the belief fields exist from the `belief` level on
+            scale[layout[name][0]] = factor
     return scale
 
 

@@ -20,7 +20,7 @@ for agent in env.agent_iter():
 
 Arguments: `variant` (a preset: classic, unocorns, monster_high, emoji, swap), `num_players`, `render_mode`
 (None, "ansi", "human", "rgb_array": a (640, 960, 3) uint8 picture of the table as the deciding seat sees it),
-`observation` ("minimal", "knowledge", "seer"), `episode` ("round" or "match"),
+`observation` ("minimal", "knowledge", "belief", "seer"), `episode` ("round" or "match"),
 `max_steps` (decisions before truncation), `reward` ("win" or "points"), and any rule option of
 `uno_env.rules` as a keyword (`stack_draw_two=True`, `uno_call="explicit"`, ...).
 
@@ -251,13 +251,10 @@ class raw_env(AECEnv, EzPickle):
 
     # ------------------------------------------------------------------ observing
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        spec = self.spec
-        observation = np.empty(spec.size, np.int8)
-        mask = np.empty(A.NUM_ACTIONS, np.int8)
         seat = self._seat_of.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; the agents are {', '.join(self.possible_agents)}")
-        O.observe_one(self._state, self._config, 0, seat, spec.index, spec.offsets, observation, mask)
+        observation, mask = self.game.observe(0, seat, self.spec.level)
         if self.terminations.get(agent) or self.truncations.get(agent):
             mask[:] = 0  # also after a wrapper ended the game early (an illegal move under env())
         return {"observation": observation, "action_mask": mask}

@@ -27,6 +27,8 @@ from . import rules as R
 
 MAX_PLAYERS = R.MAX_PLAYERS
 MAX_DECK = R.MAX_DECK_SIZE
+#: public actions the state remembers for the `belief` observation's window
+RECENT = 8
 
 STATE_DTYPE = np.dtype(
     [
@@ -65,6 +67,17 @@ STATE_DTYPE = np.dtype(
         # known[o, h, k]: copies of kind k that seat o knows seat h holds (from an Urrrhhh it gave, a Swap,
         # a challenge), less those h has played since: what a careful player at seat o remembers.
         ("known", np.int8, (MAX_PLAYERS, MAX_PLAYERS, C.NUM_KINDS)),
+        # What play reveals, for the `belief` observation (all public): void_age[h, k] counts the cards seat h has
+        # taken since it last drew instead of playing while kind k was playable (-1: not this round); named[h, c]
+        # the wilds with which h named colour c; took[h] the cards h has drawn this round; draw_ended[h] whether
+        # h's last turn ended with a draw and no play; recent_* the last RECENT public actions, a ring.
+        ("void_age", np.int8, (MAX_PLAYERS, C.NUM_KINDS)),
+        ("named", np.int8, (MAX_PLAYERS, C.NUM_COLORS)),
+        ("took", np.int16, (MAX_PLAYERS,)),
+        ("draw_ended", np.int8, (MAX_PLAYERS,)),
+        ("recent_action", np.int16, (RECENT,)),
+        ("recent_seat", np.int8, (RECENT,)),
+        ("recent_count", np.int32),  # public actions this round; the newest is at (recent_count - 1) % RECENT
         ("scores", np.int32, (MAX_PLAYERS,)),
         ("winners", np.int8, (MAX_PLAYERS,)),
     ],
@@ -289,7 +302,45 @@ def _draw_cards(st, seat, n):
         if kind < 0:
             return -1
         st.hand[seat, kind] += 1
+        _took_cards(st, seat, 1)
+        if st.took[seat] < 32767:
+            st.took[seat] += 1
     return kind
+
+
+@njit(cache=True)
+def _took_cards(st, seat, n):
+    """`seat` took n cards: its void records are that much older (public: everyone sees cards taken)."""
+    for k in range(NK):
+        age = np.int64(st.void_age[seat, k])
+        if age >= 0:
+            st.void_age[seat, k] = min(age + n, 127)
+
+
+@njit(cache=True)
+def _publicly_playable(st, c, kind):
+    """Whether everyone can tell that `kind` would be playable now: by colour or rank, or a wild whose play
+    does not depend on the hand (an Emoji Wild needs a number card, a Wild Draw Four without a challenge needs
+    no card of the colour: those are the holder's secret)."""
+    if kind >= NCK:
+        if kind == C.EMOJI:
+            return False
+        if kind == W4 and c.challenge_wild_draw_four == 0:
+            return False
+        return True
+    if kind // RPC == st.color:
+        return True
+    top = _top(st)
+    return top < NCK and top % RPC == kind % RPC
+
+
+@njit(cache=True)
+def _note_public(st, seat, action):
+    """Remember a public action in the recent-actions ring."""
+    at = st.recent_count % RECENT
+    st.recent_action[at] = action
+    st.recent_seat[at] = seat
+    st.recent_count += 1
 
 
 @njit(cache=True)
@@ -327,6 +378,13 @@ def _clear_round(st):
     st.face[:] = 0
     st.last_action[:] = -1
     st.known[:, :, :] = 0
+    st.void_age[:, :] = -1
+    st.named[:, :] = 0
+    st.took[:] = 0
+    st.draw_ended[:] = 0
+    st.recent_action[:] = -1
+    st.recent_seat[:] = -1
+    st.recent_count = 0
     st.pending_draw = 0
     st.effect = EFFECT_NONE
     st.effect_amount = 0
@@ -681,6 +739,7 @@ def _give_away(st, c, seat, color):
     for i in range(n):
         receiver = (seat + 1 + i % (nplayers - 1)) % nplayers
         st.hand[receiver, given[i]] += 1
+        _took_cards(st, receiver, 1)
         st.known[seat, receiver, given[i]] += 1  # the giver knows which card went to whom
     for o in range(nplayers):
         for r in range(RPC):
@@ -694,6 +753,9 @@ def _swap_hands(st, c, a, b):
         t = st.hand[a, k]
         st.hand[a, k] = st.hand[b, k]
         st.hand[b, k] = t
+        t = st.void_age[a, k]
+        st.void_age[a, k] = st.void_age[b, k]
+        st.void_age[b, k] = t
         for o in range(c.num_players):
             if o != a and o != b:
                 t = st.known[o, a, k]
@@ -724,29 +786,39 @@ def _apply(st, c, action):
         # Public record of the seat's last action. Keeping a drawn card stays "draw": others cannot tell
         # a kept playable card from an unplayable one.
         st.last_action[seat] = action
+        _note_public(st, seat, action)
     if phase == PLAY:
         if action == A.DRAW:
             if st.pending_draw > 0:
                 _take_stack(st, c, seat)
                 return
+            for k in range(NK):  # it drew instead of playing: it showed it held none of these (or chose not to)
+                if c.card_counts[k] > 0 and _publicly_playable(st, c, k):
+                    st.void_age[seat, k] = 0
             kind = _draw_cards(st, seat, 1)
             if kind >= 0 and _playable(st, c, seat, kind):
                 st.phase = DRAWN
                 st.drawn_kind = kind
                 return
+            st.draw_ended[seat] = 1
             st.effect = EFFECT_NONE
             _end_turn(st, c)
             return
+        st.draw_ended[seat] = 0
         _play_card(st, c, seat, action)
     elif phase == DRAWN:
         st.drawn_kind = -1
         if action == A.PASS:
+            st.draw_ended[seat] = 1
             st.effect = EFFECT_NONE
             _end_turn(st, c)
             return
+        st.draw_ended[seat] = 0
         _play_card(st, c, seat, action)
     elif phase == COLOR:
         st.color = action - A.COLOR_BASE
+        if st.named[seat, st.color] < 127:
+            st.named[seat, st.color] += 1
         if st.color_then == THEN_BEGIN_TURN:
             st.color_then = THEN_END_TURN
             _begin_turn_body(st, c, seat)

@@ -10,8 +10,12 @@ as markdown (`fields_markdown()`).
 `known_cards` come from an Urrrhhh the observer gave, a Swap it took part in, or a challenge it made.
 
 Levels: `minimal` is what the seat sees now; `knowledge` (the default) adds what a careful player at
-that seat remembers; `seer` shows everything (own forehead cards included), for debugging and upper
-bounds only. `observation_layout(level, N)` gives each field's slice and shape.
+that seat remembers; `belief` adds what follows from the public history of the round about the hidden hands
+(what each seat showed it lacked when it drew, the colours it named, what it drew, the last public actions, and
+the exact counting prior); `seer` shows everything (own forehead cards included), for debugging, privileged
+training signals and upper bounds only. `observation_layout(level, N)` gives each field's slice and shape.
+The `belief` fields come last in the vector (after the `seer` fields at that level), so every older level's
+layout is unchanged. `counting_belief` turns a `belief` observation into each seat's expected copies of each kind.
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ from . import actions as A
 from . import cards as C
 from . import engine as E
 
-LEVELS = ("minimal", "knowledge", "seer")
+LEVELS = ("minimal", "knowledge", "belief", "seer")
 WRONG_GUESS_SLOTS = 4
+#: the counting prior's unit: sixteenths of a card
+PRIOR_SCALE = 16
 
 # The observation table, in vector order: (name, shape with "N" for the number of players, first level that
 # has it, meaning). The encoder, `observation_layout` and the documented table (`fields_markdown`) are made from it.
@@ -48,8 +54,20 @@ FIELDS = (
     ("known_cards", ("N", C.NUM_KINDS), 1, "cards the observer knows each seat holds, not played since"),
     ("last_action", ("N", A.NUM_ACTIONS), 1, "each seat's last public action this round, one-hot"),
     ("w4_previous_color", (C.NUM_COLORS,), 1, "the colour active before the last Wild Draw Four, one-hot"),
-    ("hands", ("N", C.NUM_KINDS), 2, "every seat's hand"),
-    ("draw_pile", (C.NUM_KINDS,), 2, "the cards in the draw pile"),
+    ("hands", ("N", C.NUM_KINDS), 3, "every seat's hand"),
+    ("draw_pile", (C.NUM_KINDS,), 3, "the cards in the draw pile"),
+    ("void_age", ("N", C.NUM_KINDS), 2, "cards each seat has taken since it last drew instead of playing while the "
+     "kind was playable by colour, rank or as a wild (0: it showed it held none then; -1: not this round)"),
+    ("named_colors", ("N", C.NUM_COLORS), 2, "wilds with which each seat named each colour this round"),
+    ("took", ("N",), 2, "cards each seat has drawn this round (penalties included)"),
+    ("draw_ended", ("N",), 2, "1 for a seat whose last turn ended with a draw and no play (a kept card or one it "
+     "could not play: nobody else can tell which)"),
+    ("recent_actions", (E.RECENT, A.NUM_ACTIONS), 2, "the last public actions of the round, newest first, one-hot"),
+    ("recent_seats", (E.RECENT, "N"), 2, "who took each of `recent_actions`, one-hot by relative seat"),
+    ("unseen", (C.NUM_KINDS,), 2, "copies of each kind the observer cannot place: the deck less its hand, the "
+     "discard pile, the forehead cards it sees and the cards it knows others hold"),
+    ("counting_prior", ("N", C.NUM_KINDS), 2, "each seat's expected copies of each kind from counting alone (the "
+     "known cards, then the rest spread over the unseen copies), in sixteenths of a card; row 0 the own hand"),
 )
 FIELD_NAMES = tuple(row[0] for row in FIELDS)
 (
@@ -74,6 +92,14 @@ FIELD_NAMES = tuple(row[0] for row in FIELDS)
     F_W4_PREV,
     F_HANDS,
     F_DRAW_PILE,
+    F_VOID_AGE,
+    F_NAMED,
+    F_TOOK,
+    F_DRAW_ENDED,
+    F_RECENT_ACTIONS,
+    F_RECENT_SEATS,
+    F_UNSEEN,
+    F_PRIOR,
 ) = range(len(FIELDS))
 
 
@@ -129,6 +155,81 @@ def unflatten(observation: np.ndarray, level: str, num_players: int) -> dict[str
     }
 
 
+# The readers of an observation row, for compiled agents (the rule-based baselines, the search rollouts): they read
+# the int8 row in place through the field offsets (`ObservationSpec.offsets`), as the encoder below wrote it.
+
+
+@njit(cache=True)
+def field(obs, off, index, size):
+    """The observation field `index` (an `F_*` id) of `size` entries, as a view."""
+    start = off[index]
+    return obs[start : start + size]
+
+
+@njit(cache=True)
+def argmax_first(values):
+    """The index of the largest value (the first on ties), as numpy's argmax."""
+    best = 0
+    for i in range(values.shape[0]):
+        if values[i] > values[best]:
+            best = i
+    return best
+
+
+@njit(cache=True)
+def one_hot_index(values):
+    """The index of the one in a one-hot field, -1 when it is all zero."""
+    for i in range(values.shape[0]):
+        if values[i] != 0:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def phase_of(obs, off):
+    """The phase id of an observation row (another seat's `drawn` shows as `play`)."""
+    return argmax_first(field(obs, off, F_PHASE, len(A.PHASE_NAMES)))
+
+
+class CountingParts:
+    """What counting needs from a batch of observations at a belief-bearing level: the own hand, the other seats'
+    hand sizes and the copies the observer knows each holds, and the unseen copies of each kind."""
+
+    def __init__(self, observations: np.ndarray, level: str, num_players: int):
+        fields = unflatten(np.asarray(observations), level, num_players)
+        if "unseen" not in fields:
+            raise ValueError(f"counting needs the `unseen` field: observations at 'belief' or 'seer', not {level!r}")
+        self.hand = fields["hand"].astype(np.float32)  # (B, K)
+        self.known = fields["known_cards"].astype(np.float32)  # (B, N, K); row 0 empty
+        self.unseen = fields["unseen"].astype(np.float32)  # (B, K)
+        sizes = fields["hand_sizes"].astype(np.float32)  # (B, N)
+        self.hidden = np.maximum(sizes - self.known.sum(-1), 0.0)  # (B, N): each seat's cards the observer cannot place
+        self.hidden[:, 0] = 0.0
+
+    def expected(self, probabilities: np.ndarray) -> np.ndarray:
+        """(B, N, K) expected copies from (B, N - 1, K) probabilities of each hidden card's kind."""
+        out = self.known.copy()
+        out[:, 0] = self.hand
+        out[:, 1:] += self.hidden[:, 1:, None] * probabilities
+        return out
+
+    def counting_probabilities(self) -> np.ndarray:
+        """Each hidden card equally likely to be any unseen copy: p(kind) = unseen copies / all unseen copies."""
+        total = self.unseen.sum(-1, keepdims=True)
+        p = np.divide(self.unseen, total, out=np.zeros_like(self.unseen), where=total > 0)
+        return np.repeat(p[:, None, :], self.known.shape[1] - 1, axis=1)
+
+
+def counting_belief(observations: np.ndarray, level: str, num_players: int) -> np.ndarray:
+    """(B, N, NUM_KINDS) float32: each relative seat's expected copies of each card kind from counting alone (the
+    cards the observer knows a seat holds, then its other cards spread over the unseen copies, every one equally
+    likely), from (B, L) observations at a level with the `unseen` field (`belief` or `seer`). Row 0, the
+    observer's own hand, is exact. The exact form of the `counting_prior` field, and the baseline a belief model
+    (`uno_env.agents.belief`) must beat."""
+    parts = CountingParts(observations, level, num_players)
+    return parts.expected(parts.counting_probabilities()).astype(np.float32)
+
+
 class ObservationSpec:
     """One observation level for one player count: what the encoder needs and what users read."""
 
@@ -157,7 +258,7 @@ def encode(st, c, observer, level, off, out):
     """
     out[:] = 0
     n = c.num_players
-    seer = level >= 2
+    seer = level >= 3
     out[off[F_HAND] : off[F_HAND] + E.NK] = st.hand[observer]
     if st.discard_len > 0:
         out[off[F_TOP] + st.discard[st.discard_len - 1]] = 1
@@ -204,11 +305,60 @@ def encode(st, c, observer, level, off, out):
         out[off[F_W4_PREV] + st.w4_prev_color] = 1
     if level < 2:
         return
+    encode_belief(st, c, observer, off, out)
+    if level < 3:
+        return
     for seat in range(n):
         start = off[F_HANDS] + ((seat - observer) % n) * E.NK
         out[start : start + E.NK] = st.hand[seat]
     for i in range(st.draw_len):
         out[off[F_DRAW_PILE] + st.draw_pile[i]] += 1
+
+
+@njit(cache=True)
+def encode_belief(st, c, observer, off, out):
+    """The `belief` fields: what the public history of the round says about the hidden hands."""
+    n = c.num_players
+    for seat in range(n):
+        rel = (seat - observer) % n
+        start = off[F_VOID_AGE] + rel * E.NK
+        out[start : start + E.NK] = st.void_age[seat]
+        out[off[F_NAMED] + rel * C.NUM_COLORS : off[F_NAMED] + (rel + 1) * C.NUM_COLORS] = st.named[seat]
+        out[off[F_TOOK] + rel] = _clip(st.took[seat])
+        out[off[F_DRAW_ENDED] + rel] = st.draw_ended[seat]
+    for i in range(min(st.recent_count, E.RECENT)):  # newest first
+        at = (st.recent_count - 1 - i) % E.RECENT
+        out[off[F_RECENT_ACTIONS] + i * A.NUM_ACTIONS + st.recent_action[at]] = 1
+        out[off[F_RECENT_SEATS] + i * n + (st.recent_seat[at] - observer) % n] = 1
+    unseen = np.zeros(E.NK, np.int64)
+    for k in range(E.NK):
+        unseen[k] = c.card_counts[k] - st.hand[observer, k]
+    for i in range(st.discard_len):
+        unseen[st.discard[i]] -= 1
+    for i in range(st.fh_len):
+        if st.fh_seat[i] != observer:
+            unseen[st.fh_card[i]] -= 1
+    for seat in range(n):
+        if seat != observer:
+            for k in range(E.NK):
+                unseen[k] -= st.known[observer, seat, k]
+    total = 0
+    for k in range(E.NK):
+        out[off[F_UNSEEN] + k] = unseen[k]
+        total += unseen[k]
+    for seat in range(n):
+        rel = (seat - observer) % n
+        start = off[F_PRIOR] + rel * E.NK
+        if rel == 0:
+            for k in range(E.NK):
+                out[start + k] = _clip(PRIOR_SCALE * st.hand[seat, k])
+            continue
+        hidden = E.hand_count(st, seat)
+        for k in range(E.NK):
+            hidden -= st.known[observer, seat, k]
+        for k in range(E.NK):
+            share = hidden * unseen[k] / total if total > 0 else 0.0
+            out[start + k] = _clip(int(round(PRIOR_SCALE * (st.known[observer, seat, k] + share))))
 
 
 @njit(cache=True)

@@ -651,11 +651,8 @@ class UnoState(pyspiel.State):
         batch = self._core.ready()
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < batch.num_players:
             raise ValueError(f"player must be a seat from 0 to {batch.num_players - 1}, got {player!r}")
-        spec = _spec(level, batch.num_players)
-        out = np.zeros(spec.size, np.int8)
-        mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        O.observe_one(batch.state_array, batch.config_array, 0, int(player), spec.index, spec.offsets, out, mask)
-        return out
+        observation, _mask = batch.observe(0, int(player), level)
+        return observation
 
     def observation_text(self, player: int, level: str = "knowledge") -> str:
         key = ("text", player, level)
@@ -769,7 +766,9 @@ def _field_ranges(game: UnoGame) -> dict[str, tuple[int, int]]:
         "effect_amount": pile, "pending_draw": (0, _INT16), "draw_len": pile, "discard_len": pile, "fh_len": pile,
         "rounds": (0, _INT16), "draw_pile": kind, "discard": kind, "fh_card": kind, "fh_seat": seat,
         "fh_wrong": (0, 2**colors - 1), "hand": (0, 127), "face": flag, "last_action": (-1, A.NUM_ACTIONS - 1),
-        "known": (0, 127), "scores": (0, _INT32), "winners": flag,
+        "known": (0, 127), "scores": (0, _INT32), "winners": flag, "void_age": (-1, 127), "named": (0, 127),
+        "took": (0, _INT16), "draw_ended": flag, "recent_action": (-1, A.NUM_ACTIONS - 1), "recent_seat": seat_or_none,
+        "recent_count": (0, _INT32),
     }  # fmt: skip
 
 
@@ -943,6 +942,16 @@ def _render(obs: np.ndarray, spec: O.ObservationSpec, batch: GameBatch) -> str:
             text = one_hot(value.tolist(), seats)
         elif name == "last_action":
             text = rows(value, lambda row: one_hot(row, names))
+        elif name == "recent_actions":
+            text = " | ".join(one_hot(row, names) for row in value.tolist())
+        elif name == "recent_seats":
+            text = " | ".join(one_hot(row, seats) for row in value.tolist())
+        elif name in ("void_age", "counting_prior"):  # a number per kind: shown where it says something
+            blank = -1 if name == "void_age" else 0
+            text = rows(value, lambda row, blank=blank: " ".join(
+                f"{codes[k]}:{n}" for k, n in enumerate(row) if n != blank) or "-")  # fmt: skip
+        elif name == "named_colors":
+            text = rows(value, lambda row: " ".join(f"{c}:{n}" for c, n in zip(colors, row, strict=True) if n) or "-")
         elif name == "wrong_guesses":
             text = " | ".join(
                 " ".join(c for c, bit in zip(colors, row, strict=True) if bit) or "-" for row in value.tolist()

@@ -16,8 +16,8 @@ import pytest
 import uno_env
 from uno_env import rules as R
 
-LEVELS = ("minimal", "knowledge", "seer")
-HIDDEN = ("minimal", "knowledge")  # the levels that must not show what the seat cannot see
+LEVELS = ("minimal", "knowledge", "belief", "seer")
+HIDDEN = ("minimal", "knowledge", "belief")  # the levels that must not show what the seat cannot see
 PINK = R.make_rules("unocorns").colors
 RED = R.make_rules("classic").colors
 PHASES = uno_env.PHASE_NAMES
@@ -1055,8 +1055,16 @@ DOCUMENTED = [  # (name, shape with "N", level), as in the table of uno_env.obse
     ("w4_previous_color", (4,), "knowledge"),
     ("hands", ("N", 59), "seer"),
     ("draw_pile", (59,), "seer"),
+    ("void_age", ("N", 59), "belief"),
+    ("named_colors", ("N", 4), "belief"),
+    ("took", ("N",), "belief"),
+    ("draw_ended", ("N",), "belief"),
+    ("recent_actions", (8, 77), "belief"),
+    ("recent_seats", (8, "N"), "belief"),
+    ("unseen", (59,), "belief"),
+    ("counting_prior", ("N", 59), "belief"),
 ]
-EXPECTED_SIZE = {"minimal": (194, 64), "knowledge": (273, 200), "seer": (332, 259)}  # a + b * N
+EXPECTED_SIZE = {"minimal": (194, 64), "knowledge": (273, 200), "belief": (948, 332), "seer": (1007, 391)}  # a + b*N
 
 
 @pytest.mark.parametrize("n", [2, 3, 10])
@@ -1066,6 +1074,8 @@ def test_layout(level, n):
     layout = env.observation_layout
     depth = LEVELS.index(level)
     expected = [(name, shape) for name, shape, lv in DOCUMENTED if LEVELS.index(lv) <= depth]
+    if level == "seer":  # the belief fields come last, after the seer's own: the older levels' layouts stay
+        expected.sort(key=lambda field: [lv for name, _, lv in DOCUMENTED if name == field[0]][0] == "belief")
     assert [name for name, _ in expected] == list(layout)
     at = 0
     for name, shape in expected:
@@ -1137,3 +1147,70 @@ def test_wrapped_env_gives_the_same_observations():
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         wrapped.step(action)
         raw.step(action)
+
+
+# ------------------------------------------------------------------------------ 5: the belief level
+
+
+def belief_table() -> Table:
+    """Classic, 3 players, seat 0 first: it plays R5; seat 1 (no red, no 5, no wild) draws the unplayable Y4;
+    seat 2 plays its Wild and names blue."""
+    deal = {"dealer": 2, "hands": [["R5", "G3", "G4"], ["G2", "B7", "Y9"], ["W", "B1", "G8"]], "top": "R1",
+            "deck": ["Y4", "G6", "B3"]}  # fmt: skip
+    t = Table("classic", 3, deal)
+    t.step("play R5")
+    assert t.seat == 1
+    t.step("draw")
+    assert t.seat == 2 and t.hand(1)["Y4"] == 1
+    t.step("play W", "color blue")
+    return t
+
+
+def test_belief_fields_read_what_play_revealed():
+    t = belief_table()
+    f = t.fields(0, "belief")
+    playable = [t.kind(f"R{r}") for r in ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")]
+    playable += [t.kind(f"{c}5") for c in "BGY"] + [t.kind("W"), t.kind("W+4")]  # challenges on: W+4 is public
+    expected_age = np.full(NK, -1)
+    expected_age[playable] = 1  # it showed none of these, then took one card
+    assert np.array_equal(f["void_age"][1], expected_age)
+    assert (f["void_age"][0] == -1).all() and (f["void_age"][2] == -1).all()
+    assert np.array_equal(f["named_colors"][2], one_hot(4, 1)) and f["named_colors"][:2].sum() == 0
+    assert np.array_equal(f["took"], [0, 1, 0]) and np.array_equal(f["draw_ended"], [0, 1, 0])
+    newest_first = [t.env.action_id(a) for a in ("color blue", "play W", "draw", "play R5")]
+    assert [int(np.argmax(row)) for row in f["recent_actions"][:4]] == newest_first
+    assert f["recent_actions"][4:].sum() == 0
+    assert [int(np.argmax(row)) for row in f["recent_seats"][:4]] == [2, 2, 1, 0]
+
+
+def test_unseen_and_the_counting_prior():
+    t = belief_table()
+    f = t.fields(0, "belief")
+    deck = uno_env.make_rules("classic").card_counts_by_code()
+    seen = t.counts(["G3", "G4", "R1", "R5", "W"])  # its hand, and the discard pile
+    unseen = np.array([deck.get(code, 0) for code in t.env.rules.codes]) - seen
+    assert np.array_equal(f["unseen"], unseen)
+    hidden = {1: 4, 2: 2}
+    for rel, size in hidden.items():
+        prior = f["counting_prior"][rel] / 16
+        assert np.allclose(prior, size * unseen / unseen.sum(), atol=1 / 32)
+    assert np.array_equal(f["counting_prior"][0], 16 * t.hand_vec(0))
+    exact = uno_env.observation.counting_belief(t.obs(0, "belief")[None], "belief", 3)[0]
+    assert np.allclose(exact[0], t.hand_vec(0)) and np.allclose(exact.sum(-1), [2, 4, 2])
+    assert np.allclose(exact[1], 4 * unseen / unseen.sum())
+
+
+def test_counting_needs_the_belief_level():
+    t = belief_table()
+    with pytest.raises(ValueError, match="unseen"):
+        uno_env.observation.counting_belief(t.obs(0, "knowledge")[None], "knowledge", 3)
+
+
+def test_a_seats_belief_view_does_not_change_with_the_hands_it_cannot_see():
+    a = belief_table()
+    deal = {"dealer": 2, "hands": [["R5", "G3", "G4"], ["G2", "B8", "Y9"], ["W", "B2", "G8"]], "top": "R1",
+            "deck": ["Y4", "G6", "B3"]}  # fmt: skip
+    b = Table("classic", 3, deal)
+    b.step("play R5", "draw", "play W", "color blue")
+    assert_same_view(a, b, 0, levels=("belief",), where="after a draw and a wild")
+    assert_views_differ(a, b, 0, "seer")
