@@ -8,7 +8,7 @@ It takes `uno-play`'s options (`--variant`, `--players`, `--option NAME=VALUE`, 
 prints its URL. The engine decides everything: the page shows the table as your seat sees it and the legal actions
 as buttons, and sends the id of the one you click with the number of its game; the server checks it against the
 legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps the engine
-and plays the agents' turns (`uno_env.play.terminal.TerminalGame`, the same seating, observations and narration as
+and plays the agents' turns (`uno_env.play.session.TableSession`, the same seating, observations and narration as
 `uno-play`).
 
 No card your seat cannot see leaves the server: every answer is built from `uno_env.render.table_view(game,
@@ -36,7 +36,6 @@ import argparse
 import hashlib
 import hmac
 import importlib.util
-import io
 import json
 import secrets
 import sys
@@ -47,18 +46,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.console import Console
 
-from uno_env import PRESETS, Game, cli
+from uno_env import PRESETS, cli
 from uno_env import actions as A
-from uno_env.agents.registry import agent_names, make_agent
+from uno_env.agents.registry import agent_names
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
-from uno_env.render import table_view
 from uno_env.rules import MAX_PLAYERS
 
 from . import terminal as terminal_screen
+from .session import ActionRefused, ScoreTable, TableSession, plain
 
 HOST = "127.0.0.1"  # never another interface: the page plays for whoever reaches it
 DEFAULT_PORT = 8765
@@ -250,8 +248,8 @@ def page_settings(
 class WebTable:
     """One table: a person at `settings.seat`, agents at the others, one game at a time (thread-safe).
 
-    The seating, the agents' observations, the action labels and the narration are `uno-play`'s
-    (`TerminalGame`, narrating into a text buffer); `state()` is everything the person's page may see."""
+    Each game is a `uno_env.play.session.TableSession`, as in `uno-play`: the same seating, agents' turns, action
+    labels and narration (its events, as plain lines); `state()` is everything the person's page may see."""
 
     def __init__(self, settings: argparse.Namespace):
         self.lock = threading.RLock()
@@ -282,43 +280,31 @@ class WebTable:
             deal_seed, agent_seeds = self.seeds(self.number + 1, others)
             seed = deal_seed if seed is None else int(seed)
             try:
-                game = Game(settings.variant, settings.players, seed=seed, deal=deal, episode=settings.episode,
-                            max_steps=MAX_STEPS, **settings.rule_options)  # fmt: skip
-                names = settings.opponents * len(others) if len(settings.opponents) == 1 else settings.opponents
-                opponents = {seat: (name, make_agent(name, seed=agent_seeds[seat], trust=settings.trust))
-                             for seat, name in zip(others, names, strict=True)}  # fmt: skip
-                console = Console(file=io.StringIO(), width=200, highlight=False, color_system=None)
-                terminal = terminal_screen.TerminalGame(game, settings.seat, opponents, console)
+                session = TableSession.deal(settings.variant, settings.players, settings.seat, settings.opponents,
+                                            seed=seed, agent_seeds=agent_seeds, episode=settings.episode,
+                                            options=settings.rule_options, deal=deal, max_steps=MAX_STEPS,
+                                            trust=settings.trust)  # fmt: skip
             except USER_ERRORS as error:
                 raise Refused(str(error) or type(error).__name__) from error
-            self.settings, self.seed, self.game, self.terminal, self.console = settings, seed, game, terminal, console
+            self.settings, self.seed, self.session, self.game = settings, seed, session, session.game
             self.human = settings.seat
             self.dealt = deal
             self.log: list[str] = []
-            self.problem: str | None = None  # an agent's illegal action stops the game
             self.number += 1
-            terminal.announce_round()
-            self._agents_play()
-            self._collect_log()
+            self._tell(session.opening())
+            self._tell(session.play_agents())
 
-    def _agents_play(self) -> None:
-        while not self.game.done and self.game.seat != self.human and self.problem is None:
-            seat = self.game.seat
-            self._apply(seat, self.terminal.agent_turn(seat))
+    @property
+    def problem(self) -> str | None:
+        """Why the game stopped (an agent's illegal action), or None."""
+        return self.session.problem
 
-    def _apply(self, seat: int, action: int) -> None:
-        if not self.terminal.apply(seat, action):
-            self.problem = f"{self.terminal.who(seat)} chose an illegal action; the game stopped"
-        if self.game.done:
-            self.terminal.game_over()
-        self._collect_log()
-
-    def _collect_log(self) -> None:
-        buffer = self.console.file
-        text = buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-        self.log.extend(line.rstrip() for line in text.splitlines() if line.strip())
+    def _tell(self, events: list[dict[str, Any]]) -> None:
+        """Add the narration of `events` to the log, as plain lines (the last `LOG_LINES` kept)."""
+        for event in events:
+            for item in self.session.narration(event):
+                lines = item.text_lines() if isinstance(item, ScoreTable) else [plain(item)]
+                self.log.extend(line.rstrip() for line in lines if line.strip())
         del self.log[:-LOG_LINES]
 
     def act(self, action: Any, game: Any) -> None:
@@ -336,35 +322,25 @@ class WebTable:
             if game != self.number:
                 raise OtherGame(f"that action is for game {short(game)}, but the table plays game {self.number}: "
                                 "reload the page")  # fmt: skip
-            if self.game.done:
-                raise Refused("the game is over: start a new game")
-            if self.problem is not None:
-                raise Refused(self.problem)
-            if self.game.seat != self.human:
-                raise Refused(f"it is not your decision but player {self.game.seat}'s")
-            legal = self.game.legal_action_ids()
-            if action not in legal:
-                names = ", ".join(self.game.action_names[a] for a in legal)
-                raise Refused(f"{self.game.action_names[action]!r} (id {action}) is not legal now; the legal actions "
-                              f"are: {names}")  # fmt: skip
-            self._apply(self.human, action)
-            self._agents_play()
+            try:
+                self._tell(self.session.act(action))  # checked against the legal mask
+            except ActionRefused as error:
+                raise Refused(str(error)) from None
+            self._tell(self.session.play_agents())
 
     # ------------------------------------------------------------------ what the page sees
     def state(self) -> dict[str, Any]:
         """What the person's page gets: the seat's `table_view`, the legal actions (id, name, label) when the
         decision is the seat's, the seats' names, the narration, and when over the result and the seed."""
         with self.lock:
-            game, terminal, seat = self.game, self.terminal, self.human
-            view = table_view(game, seat)
-            deciding = view["deciding"] == seat and self.problem is None
+            session, game, seat = self.session, self.game, self.human
+            view = session.view()
             actions, prompt = [], None
-            if deciding:
-                d, f = game.describe(), terminal.human_fields()  # the labels read only what the seat sees
-                phase = A.PHASE_NAMES.index(d["phase"])
-                prompt = terminal_screen.PHASE_PROMPTS.get(phase, "Your decision.")
-                actions = [{"id": a, "name": game.action_names[a], "label": terminal.label(a, phase, d, f).plain}
-                           for a in game.legal_action_ids()]  # fmt: skip
+            if session.deciding:
+                known = session.knowledge()  # the labels read only what the seat sees
+                prompt = session.prompt()
+                actions = [{"id": a, "name": game.action_names[a], "label": plain(session.label(a, view, known))}
+                           for a in session.legal()]  # fmt: skip
             settings = self.settings
             over = view["done"]
             return {
@@ -372,7 +348,7 @@ class WebTable:
                 "actions": actions,
                 "prompt": prompt,
                 "colors": list(game.rules.colors),  # the preset's colour names, slot order (card letters)
-                "names": [f"You (player {s})" if s == seat else terminal.who(s) for s in range(game.num_players)],
+                "names": [session.seat_name(s) for s in range(game.num_players)],
                 "log": list(self.log),
                 "result": self.result() if over else None,
                 "problem": self.problem,
@@ -401,7 +377,7 @@ class WebTable:
         winners = game.winners
         if self.human in winners:
             return "Game over: you win the match!" if match else "Game over: you win!"
-        names = ", ".join(self.terminal.who(w) for w in winners)
+        names = ", ".join(self.session.who(w) for w in winners)
         return f"Game over: {names} {'wins' if len(winners) == 1 else 'win'}{' the match' if match else ''}."
 
     def record(self) -> dict[str, Any]:
@@ -413,9 +389,7 @@ class WebTable:
                 raise Refused("saving records needs uno_env.records, which this installation lacks")
             from uno_env.records import check_record
 
-            record = self.terminal.record(self.seed, self.dealt, human="you")  # uno-play's, with its actions
-            record["meta"] = {**(record.get("meta") or {}), "source": "uno-web"}
-            return check_record(record)
+            return check_record(self.session.record(self.seed, self.dealt, human="you", source="uno-web"))
 
 
 def short(value: Any, most: int = 60) -> str:

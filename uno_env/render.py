@@ -75,11 +75,11 @@ def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
     Plain Python values: ``variant``, ``players``, ``viewer``, ``round`` (the round being played; after the end
     the last one played), ``top`` (card code), ``color`` (active colour name, None before it is chosen),
     ``direction`` (+1 to the left, -1 to the right), ``pending_draw``, ``pile`` (draw pile size), ``phase``,
-    ``deciding`` (the seat whose decision it is; None when over), ``done``, ``truncated``, ``winners``,
-    ``legal`` (the deciding seat's legal action names when the viewer is that seat or a spectator, else None)
-    and ``seats``: per seat ``seat``, ``name``, ``you``, ``hand`` (card codes, or None when hidden),
-    ``count`` (hand size), ``foreheads`` (card codes, None for each hidden one), ``score``, ``deciding``
-    and ``winner``.
+    ``deciding`` (the seat whose decision it is; None when over), ``dealer`` (the seat that dealt the round),
+    ``done``, ``truncated``, ``winners``, ``legal`` (the deciding seat's legal action names when the viewer is that
+    seat or a spectator, else None) and ``seats``: per seat ``seat``, ``name``, ``you``, ``hand`` (card codes, or
+    None when hidden), ``count`` (hand size), ``foreheads`` (card codes, None for each hidden one), ``score``,
+    ``deciding`` and ``winner``.
     """
     batch = getattr(game, "batch", game)  # a Game holds its one-game batch
     n = batch.num_players
@@ -111,7 +111,7 @@ def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
             }
         )
     return {
-        "variant": batch.rules.preset,
+        "variant": batch.rules.variant,
         "players": n,
         "viewer": viewer,
         "round": max(d["rounds"], 1) if done else d["rounds"] + 1,
@@ -122,6 +122,7 @@ def table_view(game, viewer: int | None, g: int = 0) -> dict[str, Any]:
         "pile": d["pile"],
         "phase": seen_phase(d, viewer),
         "deciding": deciding,
+        "dealer": d["dealer"],
         "done": done,
         "truncated": d["truncated"],
         "winners": list(d["winners"]),

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image
+from web_client import page_client, table  # tests/play/web_client.py
 
 from uno_env.play import web
 from uno_env.render import table_view
@@ -34,17 +35,6 @@ DEAL_B = {"dealer": 1, "top": "B4", "hands": [HAND_0, ["PS", "B9", "G0", "Y2", "
 
 def make_app(*argv):
     return web.create_app(web.parse_args(["--seed", "0", *argv]))
-
-
-def table(app) -> web.WebTable:
-    return app.extensions["uno_table"]
-
-
-def page_client(app):
-    """A test client that sends the page's token with every request, as the page does."""
-    client = app.test_client()
-    client.environ_base["HTTP_X_UNO_TOKEN"] = web.page_token(app)
-    return client
 
 
 # ---------------------------------------------------------------------------------------- the server

@@ -14,10 +14,11 @@ import urllib.request
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from web_client import page_client, table  # tests/play/web_client.py
 
 from uno_env import PRESETS, Game
 from uno_env.agents.registry import agent_names
-from uno_env.play import web
+from uno_env.play import session, web  # the session makes the agents by name
 from uno_env.render import table_view
 
 #: the statuses uno-web answers with (docs/robustness.md): never a 5xx
@@ -29,17 +30,6 @@ STATE_KEYS = {"view", "actions", "prompt", "colors", "names", "log", "result", "
 
 def make_app(*argv):
     return web.create_app(web.parse_args(list(argv)))
-
-
-def table(app) -> web.WebTable:
-    return app.extensions["uno_table"]
-
-
-def page_client(app):
-    """A test client that sends the page's token with every request, as the page does."""
-    client = app.test_client()
-    client.environ_base["HTTP_X_UNO_TOKEN"] = web.page_token(app)
-    return client
 
 
 def finish(client) -> dict:
@@ -71,8 +61,8 @@ def test_without_seed_every_game_and_its_agents_are_seeded_from_secrets_with_64_
     real = web.secrets.randbits
     monkeypatch.setattr(web.secrets, "randbits", randbits)
     agent_seeds = []
-    make_agent = web.make_agent
-    monkeypatch.setattr(web, "make_agent", lambda name, seed, trust: agent_seeds.append(seed) or
+    make_agent = session.make_agent
+    monkeypatch.setattr(session, "make_agent", lambda name, seed, trust: agent_seeds.append(seed) or
                         make_agent(name, seed=seed, trust=trust))  # fmt: skip
     app = make_app("--players", "3")
     client = page_client(app)
@@ -102,8 +92,8 @@ def test_a_revealed_seed_does_not_tell_the_next_deal():
 
 def test_with_seed_the_session_is_reproducible_and_later_games_follow_by_a_hash_not_plus_one(monkeypatch):
     agent_seeds = []
-    make_agent = web.make_agent
-    monkeypatch.setattr(web, "make_agent", lambda name, seed, trust: agent_seeds.append(seed) or
+    make_agent = session.make_agent
+    monkeypatch.setattr(session, "make_agent", lambda name, seed, trust: agent_seeds.append(seed) or
                         make_agent(name, seed=seed, trust=trust))  # fmt: skip
     sequences = []
     for _ in range(2):
@@ -350,7 +340,7 @@ def test_a_text_file_as_a_policy_is_one_line_on_the_command_line_and_a_json_400_
     def broken(name, seed, trust):
         raise OSError(f"cannot read {name}")
 
-    monkeypatch.setattr(web, "make_agent", broken)
+    monkeypatch.setattr(session, "make_agent", broken)
     answer = client.post("/api/new")
     assert answer.status_code == 400 and answer.get_json() == {"error": "cannot read greedy"}
     assert snapshot(app) == before
