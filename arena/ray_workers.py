@@ -4,7 +4,8 @@ The tournament runner (`uno_env.arena.tournament`) cuts every tournament into th
 on Ray: consecutive seeds of one lineup, each chunk played with agents seeded from (tournament seed,
 chunk index). A chunk's games depend on nothing else, so a chunk gives the same records in a Ray worker
 as in this process, and the records, put back in chunk order, are those of the local runner seed for
-seed. This module only ships chunks to Ray and collects them; it implements no part of the game.
+seed. What travels is the tournament's `ChunkPlayer` (the `RuleSet` and the checked agent names) and the
+chunks; this module only ships them to Ray and collects the games; it implements no part of the game.
 
 Ray: if this process is already connected (`ray.init` was called), that Ray is used; otherwise
 `ray.init(address=address)` starts a local Ray (no address) or joins a cluster (`"auto"`, or
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-
-from .ratings import GameRecord
 
 
 def ensure_ray(address: str | None = None):
@@ -35,24 +34,25 @@ def ensure_ray(address: str | None = None):
 
 
 def play_chunks(
-    play_chunk: Callable[[Any], list[GameRecord]],
+    play_chunk: Callable[[Any], Any],
     chunks: Sequence[Any],
     *,
     workers: int,
     address: str | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> list[list[GameRecord]]:
+    progress: Callable[[Any], None] | None = None,
+) -> list[Any]:
     """`[play_chunk(c) for c in chunks]`, computed by Ray tasks, at most `workers` at a time, in chunk order.
 
-    `play_chunk` must be picklable (a module-level function or a `functools.partial` of one);
-    `progress(n)` is called in this process with the number of records of each finished chunk.
+    `play_chunk` must be picklable (the tournament's `ChunkPlayer`: its rule set and checked agent names travel,
+    and each worker builds a chunk's agents from them); `progress(games)` is called in this process with each
+    finished chunk's games (its `ChunkGames`), in the order they finish.
     """
     if workers < 1:
         raise ValueError(f"ray_workers must be at least 1, got {workers}")
     ray = ensure_ray(address)
     remote_play = ray.remote(num_cpus=1)(_call)
     function_ref = ray.put(play_chunk)
-    results: list[list[GameRecord] | None] = [None] * len(chunks)
+    results: list[Any] = [None] * len(chunks)
     index_of: dict[Any, int] = {}
     pending: list[Any] = []
     next_chunk = 0
@@ -65,15 +65,15 @@ def play_chunks(
                 next_chunk += 1
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                records = ray.get(ref)  # a task's exception is raised here, as its own type
-                results[index_of.pop(ref)] = records
+                games = ray.get(ref)  # a task's exception is raised here, as its own type
+                results[index_of.pop(ref)] = games
                 if progress is not None:
-                    progress(len(records))
+                    progress(games)
     finally:
         for ref in pending:
             ray.cancel(ref)
-    return [records for records in results if records is not None]
+    return [games for games in results if games is not None]
 
 
-def _call(function: Callable[[Any], list[GameRecord]], chunk: Any) -> list[GameRecord]:
+def _call(function: Callable[[Any], Any], chunk: Any) -> Any:
     return function(chunk)

@@ -13,18 +13,20 @@ report gives per agent its win rate with a 95% interval against its fair share, 
 Bradley-Terry rating (`uno_env.arena.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
 same games and the same report. `run_tournament` is the Python function behind the command.
 
-The games are played in chunks of consecutive seeds (`--chunk-games`), each with its agents seeded from
-(seed, chunk): one after another here, or spread over Ray workers with `--ray-workers K` (and
-`--ray-address auto` on a cluster; `uno_env.arena.ray_workers`), with the same records either way.
+The command line is read once: the rules become one `RuleSet` and the agents' names are checked by building
+each agent once, before any game. The games are played in chunks of consecutive seeds (`--chunk-games`), each
+with its agents seeded from (seed, chunk) by a `ChunkPlayer` that holds the rule set and the names: one after
+another here, or spread over Ray workers with `--ray-workers K` (and `--ray-address auto` on a cluster;
+`uno_env.arena.ray_workers`), with the same records either way.
 
 `--save-games DIR` writes the first `--save-games-count` games of each lineup as game records (`uno_env.records`,
-with the agents' names per seat), to replay or view with `uno_env.replay` (`save_sample_games`).
+with the agents' names per seat), to replay or view with `uno_env.replay` (`save_sample_games`); their actions
+are traced as the tournament plays them.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import itertools
 import re
 import sys
@@ -34,19 +36,19 @@ from typing import Any
 
 import numpy as np
 
-from uno_env import PRESETS, GameBatch, cli, make_rules
-from uno_env import rewards as R
+from uno_env import PRESETS, GameBatch, RuleSet, cli, make_rules
 from uno_env.agents.registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
+from uno_env.rewards import WIN
 from uno_env.seats import SeatLoop
 from uno_env.vector import RESULT_DTYPE, settle
 
 from .ratings import (
-    GameRecord,
+    GameResult,
     format_table,
     pairwise_win_matrix,
     plot,
@@ -59,7 +61,7 @@ from .ratings import (
 
 @dataclass
 class TournamentResult:
-    records: list[GameRecord]
+    records: list[GameResult]
     summaries: list[Any]
     names: list[str]
     matrix: np.ndarray
@@ -73,7 +75,7 @@ class TournamentResult:
 def play_games(
     agents: dict[str, Any],
     lineup: list[str],
-    variant: str = "classic",
+    variant: RuleSet | str = "classic",
     *,
     games: int = 1000,
     seed: int = 0,
@@ -84,8 +86,9 @@ def play_games(
     trace: dict[int, list[int]] | None = None,
     until_traced: bool = False,
     **rule_options: Any,
-) -> list[GameRecord]:
-    """Play `games` games (rounded up to whole rotations) of `lineup`; one GameRecord each, in job order.
+) -> list[GameResult]:
+    """Play `games` games (rounded up to whole rotations) of `lineup`; one GameResult each, in job order. The
+    rules are a `RuleSet`, or a variant's name with `rule_options` (as `GameBatch` takes them).
 
     `trace` maps job indices (game numbers in job order) to lists that receive those games' action ids, in order,
     as they are played (the actions of a game record, `uno_env.records`); with `until_traced`, play stops as soon
@@ -113,7 +116,7 @@ def play_games(
     final_obs = np.zeros((width, final_spec.size), np.int8)
     final_seats = np.zeros(width, np.int64)  # whose final observation `settle` writes (unread here)
     seated_names = [tuple(names[i] for i in rotation) for rotation in rotations]
-    records: list[GameRecord | None] = [None] * len(jobs)
+    records: list[GameResult | None] = [None] * len(jobs)
     next_job = 0
     traced = np.zeros(width, np.bool_)  # slots playing a game in `trace`
     logs: list[list[int] | None] = [None] * width
@@ -150,7 +153,7 @@ def play_games(
     def apply(games: np.ndarray, actions: np.ndarray) -> None:
         """Apply the actions; record the games that ended and deal the next jobs in their slots."""
         results["ended"][games] = 0
-        settle(s, cfg, games, actions, R.WIN, rewards, results, auto_seeds, final_obs, final_seats, final_spec)
+        settle(s, cfg, games, actions, WIN, rewards, results, auto_seeds, final_obs, final_seats, final_spec)
         ended = games[results["ended"][games] > 0]
         done = results[ended]
         for job, won, points, length in zip(
@@ -159,7 +162,7 @@ def play_games(
         ):  # fmt: skip
             job_seed, rotation = jobs[job]
             winners = tuple(p for p, flag in enumerate(won) if flag)
-            records[job] = GameRecord(job_seed, seated_names[rotation], winners, tuple(points), length)
+            records[job] = GameResult(job_seed, seated_names[rotation], winners, tuple(points), length)
             untraced.discard(job)
         if ended.size:
             bar.update(ended.size)
@@ -210,17 +213,31 @@ CHUNK_GAMES = 8192
 @dataclass(frozen=True)
 class Chunk:
     """The unit of a tournament's work: seeds first_seed .. first_seed + num_seeds - 1 of one lineup, each
-    under every rotation, played by agents built for the chunk and seeded from (tournament seed, index).
-    Its records depend on nothing else, so chunks can run here or on Ray workers (`uno_env.arena.ray_workers`)."""
+    under every rotation, played by agents built for the chunk and seeded from (tournament seed, index), its
+    first `samples` games traced as sample games (`--save-games`: the first chunk of each lineup). Its games
+    depend on nothing else, so chunks can run here or on Ray workers (`uno_env.arena.ray_workers`)."""
 
     index: int
     lineup: tuple[str, ...]
     first_seed: int
     num_seeds: int
+    samples: int = 0
 
 
-def tournament_chunks(lineups: list[list[str]], games_per_lineup: int, seed: int, chunk_games: int) -> list[Chunk]:
-    """Every lineup's seeds, in order, cut into chunks of about `chunk_games` games."""
+@dataclass
+class ChunkGames:
+    """What a chunk gives back: its games' results in job order, and the actions of its sample games by job
+    (the actions of a game record, `uno_env.records`)."""
+
+    results: list[GameResult]
+    samples: dict[int, list[int]] = field(default_factory=dict)
+
+
+def tournament_chunks(
+    lineups: list[list[str]], games_per_lineup: int, seed: int, chunk_games: int, samples: int = 0
+) -> list[Chunk]:
+    """Every lineup's seeds, in order, cut into chunks of about `chunk_games` games; each lineup's first chunk
+    traces its first `samples` games."""
     if chunk_games < 1:
         raise ValueError(f"chunk_games must be at least 1, got {chunk_games}")
     chunks: list[Chunk] = []
@@ -228,7 +245,9 @@ def tournament_chunks(lineups: list[list[str]], games_per_lineup: int, seed: int
         num_seeds = -(-games_per_lineup // len(table))
         step = max(1, chunk_games // len(table))
         for start in range(0, num_seeds, step):
-            chunks.append(Chunk(len(chunks), tuple(table), seed + start, min(step, num_seeds - start)))
+            size = min(step, num_seeds - start)
+            traced = min(samples, size * len(table)) if start == 0 else 0
+            chunks.append(Chunk(len(chunks), tuple(table), seed + start, size, traced))
     return chunks
 
 
@@ -237,22 +256,60 @@ def chunk_agent_seed(seed: int, chunk: int, agent: int) -> int:
     return int(np.random.SeedSequence([seed % 2**64, chunk, agent]).generate_state(1, np.uint64)[0])
 
 
-def play_chunk(
-    chunk: Chunk, agents: list[str], variant: str, *, seed: int, trust: bool = False, **play_options: Any
-) -> list[GameRecord]:
-    """The records of one chunk; `agents` is the tournament's list of distinct agent names (for the seeds);
-    `trust` is `make_agent`'s."""
-    seated = {
-        name: make_agent(name, seed=chunk_agent_seed(seed, chunk.index, agents.index(name)), trust=trust)
-        for name in dict.fromkeys(chunk.lineup)
-    }
-    games = chunk.num_seeds * len(chunk.lineup)
-    return play_games(seated, list(chunk.lineup), variant, games=games, seed=chunk.first_seed, **play_options)
+@dataclass(frozen=True)
+class ChunkPlayer:
+    """How a tournament plays its chunks, settled once: the rules, the agents' names (checked by
+    `run_tournament`; a name's place here seeds its agents), the tournament seed and the play settings.
+    `player(chunk)` builds the chunk's agents and plays it; the player is picklable, so Ray workers get it as
+    it is (`uno_env.arena.ray_workers`) and play a chunk as this process would. `trust` is `make_agent`'s."""
+
+    rules: RuleSet
+    agents: tuple[str, ...]
+    seed: int
+    trust: bool = False
+    batch_size: int = 2048
+    episode: str = "round"
+    max_steps: int = DEFAULT_MAX_STEPS
+
+    def build_agent(self, chunk: int, name: str) -> Any:
+        """The agent `name` of chunk number `chunk`, seeded from (tournament seed, chunk, the name's place)."""
+        return make_agent(name, seed=chunk_agent_seed(self.seed, chunk, self.agents.index(name)), trust=self.trust)
+
+    def first_agents(self, chunks: list[Chunk]) -> dict[tuple[int, str], Any]:
+        """Every agent built once, as the first chunk that seats it would build it, keyed (chunk index, name):
+        a bad name or agent file fails here, before any game, and the chunks played here use these agents
+        (an agent no chunk seats is built unseeded, only to check it)."""
+        first_chunk = {}
+        for chunk in chunks:
+            for name in chunk.lineup:
+                first_chunk.setdefault(name, chunk.index)
+        built = {}
+        for name in self.agents:
+            if name in first_chunk:
+                built[first_chunk[name], name] = self.build_agent(first_chunk[name], name)
+            else:
+                make_agent(name, trust=self.trust)
+        return built
+
+    def __call__(self, chunk: Chunk, built: dict[tuple[int, str], Any] | None = None) -> ChunkGames:
+        """Play `chunk` with its agents (those of `built`, `first_agents`, taken out of it; the others made
+        now), tracing its sample games."""
+        built = {} if built is None else built
+        seated = {}
+        for name in dict.fromkeys(chunk.lineup):
+            key = (chunk.index, name)
+            seated[name] = built.pop(key) if key in built else self.build_agent(*key)
+        samples: dict[int, list[int]] = {job: [] for job in range(chunk.samples)}
+        results = play_games(
+            seated, list(chunk.lineup), self.rules, games=chunk.num_seeds * len(chunk.lineup), seed=chunk.first_seed,
+            batch_size=self.batch_size, episode=self.episode, max_steps=self.max_steps, trace=samples or None,
+        )  # fmt: skip
+        return ChunkGames(results, samples)
 
 
 def run_tournament(
     agents: list[str],
-    variant: str = "classic",
+    variant: RuleSet | str = "classic",
     num_players: int = 2,
     *,
     games: int = 20_000,
@@ -270,52 +327,60 @@ def run_tournament(
     save_games_count: int = 3,
     **rule_options: Any,
 ) -> TournamentResult:
-    """A tournament of agents by name (see the module docstring); writes reports to `out` if given, and with
-    `save_games` (a folder) the first `save_games_count` games of each lineup as game records
+    """A tournament of agents by name (see the module docstring) under the rules `variant` (a `RuleSet`, or a
+    variant's name with `rule_options`); writes reports to `out` if given, and with `save_games` (a folder) the
+    first `save_games_count` games of each lineup as game records, traced as the tournament plays them
     (`save_sample_games`).
 
-    The games are played in chunks (`Chunk`) of `chunk_games`, here one after another, or with
+    The rules are made and the agents' names checked once, here: the chunks (`Chunk`) of `chunk_games` get a
+    `ChunkPlayer` holding the `RuleSet` and the names, and are played here one after another, or with
     `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.arena.ray_workers`; `ray_address` is the cluster
     for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load
     (their files are unpickled, which can run code from them: only for files you made or trust)."""
     lineups = _lineups(agents, num_players, lineup)
-    if variant not in PRESETS:
+    if isinstance(variant, RuleSet):
+        if rule_options:
+            raise ValueError("pass rule options either inside the RuleSet or as keywords with a variant name, not both")
+        rules, rule_options = variant, _changed_options(variant)
+    elif variant not in PRESETS:
         raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
-    distinct = list(dict.fromkeys(agents))
-    for name in distinct:
-        make_agent(name, trust=trust)  # unknown names and agent files that do not load fail here, before any game
-    chunks = tournament_chunks(lineups, -(-games // len(lineups)), seed, chunk_games)
-    play = functools.partial(
-        play_chunk, agents=distinct, variant=variant, seed=seed, batch_size=batch_size, episode=episode, trust=trust,
-        **rule_options,
-    )  # fmt: skip
+    else:
+        rules = make_rules(variant, **rule_options)
+    samples = 0
+    if save_games is not None:
+        samples = int(save_games_count)
+        if samples < 1:
+            raise ValueError(f"save_games_count must be at least 1, got {save_games_count}")
+    chunks = tournament_chunks(lineups, -(-games // len(lineups)), seed, chunk_games, samples)
+    player = ChunkPlayer(rules, tuple(dict.fromkeys(agents)), seed, trust, batch_size, episode)
+    built = player.first_agents(chunks)  # unknown names and agent files that do not load fail here, before any game
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
     if ray_workers:
         from .ray_workers import play_chunks
 
         require_extra("--ray-workers", "ray")
 
-        parts = play_chunks(play, chunks, workers=ray_workers, address=ray_address, progress=bar.update)
+        built.clear()  # the workers build their own
+        parts = play_chunks(player, chunks, workers=ray_workers, address=ray_address,
+                            progress=lambda part: bar.update(len(part.results)))  # fmt: skip
     else:
         parts = []
         for chunk in chunks:
-            parts.append(play(chunk))
-            bar.update(len(parts[-1]))
+            parts.append(player(chunk, built))
+            bar.update(len(parts[-1].results))
     bar.close()
-    records = [record for part in parts for record in part]
+    records = [record for part in parts for record in part.results]
     summaries = summarize(records, seed=seed)
     names, matrix = pairwise_win_matrix(records, [summary.name for summary in summaries])
     settings = {
-        "agents": list(agents), "lineups": lineups, "variant": variant, "num_players": num_players,
+        "agents": list(agents), "lineups": lineups, "variant": rules.preset, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
         "chunk_games": chunk_games,
     }  # fmt: skip
     result = TournamentResult(records, summaries, names, matrix, settings)
     if save_games is not None:
-        result.saved_games = save_sample_games(
-            save_games, play, chunks, parts, variant, len(lineups[0]), seed=seed, count=save_games_count,
-            episode=episode, **rule_options,
-        )  # fmt: skip
+        result.saved_games = save_sample_games(save_games, chunks, parts, rules, len(lineups[0]), seed=seed,
+                                               episode=episode)  # fmt: skip
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
@@ -325,46 +390,41 @@ def run_tournament(
     return result
 
 
+def _changed_options(rules: RuleSet) -> dict[str, Any]:
+    """The options of `rules` that differ from its variant's: what a report names for a RuleSet given as is."""
+    defaults = make_rules(rules.preset).options()
+    return {name: value for name, value in rules.options().items() if value != defaults[name]}
+
+
 def save_sample_games(
     folder: str | Path,
-    play: Any,
     chunks: list[Chunk],
-    parts: list[list[GameRecord]],
-    variant: str,
+    parts: list[ChunkGames],
+    rules: RuleSet,
     num_players: int,
     *,
     seed: int,
-    count: int,
     episode: str = "round",
-    **rule_options: Any,
+    max_steps: int = DEFAULT_MAX_STEPS,
 ) -> list[Path]:
-    """Write the first `count` games of each lineup of a tournament as game records (`uno_env.records`), with
-    the agents' names per seat; returns the files' paths.
+    """Write the sample games a tournament traced (its chunks' `samples`, each lineup's first games) as game
+    records (`uno_env.records`), with the agents' names per seat; returns the files' paths.
 
-    A record needs a game's actions, which the tournament does not keep: each lineup's first chunk (`play`,
-    the tournament's `play_chunk` with its settings) is played again with the same agents' seeds and batch,
-    its first `count` games traced, stopping once they end. Each record's result is the one the tournament
-    recorded for that game, and the record is replayed before it is saved: a RecordError if it does not
-    replay to that result (an agent that does not act the same for the same seed)."""
-    count = int(count)
-    if count < 1:
-        raise ValueError(f"save_games_count must be at least 1, got {count}")
+    Each record holds the actions the tournament's game took and the result the tournament recorded for it, and
+    is replayed before it is saved: a RecordError if it does not replay to that result."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    rules = make_rules(variant, **rule_options)
     saved = []
-    firsts = [(chunk, part) for chunk, part in zip(chunks, parts, strict=True) if chunk.first_seed == seed]
-    for number, (chunk, part) in enumerate(firsts):
-        trace: dict[int, list[int]] = {job: [] for job in range(min(count, len(part)))}
-        play(chunk, trace=trace, until_traced=True)
+    sampled = [(chunk, part) for chunk, part in zip(chunks, parts, strict=True) if chunk.samples]
+    for number, (chunk, part) in enumerate(sampled):
         slug = re.sub(r"[^A-Za-z0-9_.+-]+", "_", "-".join(chunk.lineup))[:60]
-        for job, actions in trace.items():
-            game = part[job]
+        for job, actions in part.samples.items():
+            game = part.results[job]
             where = f"sample game {job} of lineup {' '.join(chunk.lineup)} (seed {game.seed})"
             if len(actions) != game.length:
-                raise RecordError(f"{where} took {len(actions)} decisions again, not {game.length}")
+                raise RecordError(f"{where} took {len(actions)} decisions, not {game.length}")
             record = make_record(
-                rules, num_players, actions, seed=game.seed, episode=episode, max_steps=DEFAULT_MAX_STEPS,
+                rules, num_players, actions, seed=game.seed, episode=episode, max_steps=max_steps,
                 agents=list(game.lineup),
                 result={"scores": list(game.points), "winners": list(game.winners), "done": True,
                         "truncated": not game.winners},  # a game ends with a winner unless it is cut off
@@ -414,14 +474,9 @@ def build_parser() -> cli.ArgumentParser:
         "--lineup", nargs="+", metavar="NAME",
         help="one agent name per seat (default: the agents repeated, or every combination of them)",
     )  # fmt: skip
-    parser.add_argument(
-        "--episode", default="round", choices=["round", "match"],
-        help="a game is one round or a whole match to the target score (default: round)",
-    )  # fmt: skip
+    cli.add_episode(parser)
     cli.add_seed(parser, help="the first game's seed; the same seed gives the same games and report")
-    parser.add_argument(
-        "--batch-size", type=cli.positive_int, default=2048, metavar="INT", help="games played at once (default: 2048)"
-    )
+    cli.add_num_envs(parser, 2048, "games played at once", aliases=("--batch-size",))
     cli.add_option(parser)
     cli.add_out(parser, "arena-results", help="folder for tournament.json, tournament.csv and tournament.png")
     parser.add_argument(
@@ -470,7 +525,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = run_tournament(
             args.agents, args.variant, args.players, games=args.games, lineup=args.lineup, seed=args.seed,
-            batch_size=args.batch_size, episode=args.episode, out=args.out, progress=args.progress,
+            batch_size=args.num_envs, episode=args.episode, out=args.out, progress=args.progress,
             chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
             trust=args.trust, save_games=args.save_games, save_games_count=args.save_games_count,
             **args.rule_options,

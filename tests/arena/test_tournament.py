@@ -1,13 +1,23 @@
 """The tournament runner: paired seeds, rotated seats, determinism, records true to the games, the CLI."""
 
 import json
+import pickle
 
 import numpy as np
 import pytest
 
-from uno_env import Game
+from uno_env import Game, make_rules
 from uno_env.agents import RandomAgent
-from uno_env.arena.tournament import _lineups, main, play_games, run_tournament
+from uno_env.arena import tournament
+from uno_env.arena.tournament import (
+    ChunkPlayer,
+    _lineups,
+    chunk_agent_seed,
+    main,
+    play_games,
+    run_tournament,
+    tournament_chunks,
+)
 
 
 class FirstLegal:
@@ -121,3 +131,52 @@ def test_cli_prints_the_table_and_writes_the_reports(capsys, tmp_path):
     assert report  # the summaries and settings
     assert (tmp_path / "tournament.csv").read_text().count("\n") >= 3
     assert (tmp_path / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_rule_set_plays_the_games_of_its_variant_and_options():
+    settings = dict(games=24, seed=5, progress=False, batch_size=8, chunk_games=8)
+    by_name = run_tournament(["greedy", "naive"], "classic", 2, stack_draw_two=True, hand_size=5, **settings)
+    by_rules = run_tournament(["greedy", "naive"], make_rules("classic", stack_draw_two=True, hand_size=5), 2,
+                              **settings)  # fmt: skip
+    assert by_rules.records == by_name.records
+    assert by_rules.settings == by_name.settings  # the report names the options that differ from the variant's
+    assert by_name.records != run_tournament(["greedy", "naive"], "classic", 2, **settings).records
+    with pytest.raises(ValueError, match="either inside the RuleSet or as keywords"):
+        run_tournament(["greedy"], make_rules("classic"), 2, hand_size=5, **settings)
+
+
+def test_each_agent_is_built_once_per_chunk_and_each_chunk_played_once(monkeypatch, tmp_path):
+    built, played = [], []
+    real_make_agent, real_play_games = tournament.make_agent, tournament.play_games
+
+    def counted_make_agent(name, seed=None, trust=False):
+        built.append((name, seed))
+        return real_make_agent(name, seed=seed, trust=trust)
+
+    def counted_play_games(agents, lineup, variant, **kwargs):
+        played.append(tuple(lineup))
+        return real_play_games(agents, lineup, variant, **kwargs)
+
+    monkeypatch.setattr(tournament, "make_agent", counted_make_agent)
+    monkeypatch.setattr(tournament, "play_games", counted_play_games)
+    # one lineup of 2 seats, 8 seeds cut into chunks of 3 seeds: 3 chunks; "random" and "counter" are never seated
+    result = run_tournament(["random", "naive", "greedy", "counter"], "classic", 2, lineup=["naive", "greedy"],
+                            games=16, seed=1, chunk_games=6, progress=False, batch_size=4,
+                            save_games=tmp_path, save_games_count=2)  # fmt: skip
+    assert played == [("naive", "greedy")] * 3  # the sample games are traced as the tournament plays them
+    assert sorted(built) == sorted(
+        [("random", None), ("counter", None)] + [(name, chunk_agent_seed(1, chunk, [1, 2][i])) for chunk in range(3)
+                               for i, name in enumerate(["naive", "greedy"])]
+    )  # fmt: skip
+    assert len(result.records) == 16 and len(result.saved_games) == 2
+
+
+def test_the_chunk_player_travels_and_plays_a_chunk_alike():
+    """What a Ray worker gets: the pickled player plays a chunk's games and sample traces as this process does."""
+    player = ChunkPlayer(make_rules("classic", stack_draw_two=True), ("random", "counter"), seed=3, batch_size=4)
+    chunk = tournament_chunks([["counter", "random"]], 12, 3, 8, samples=3)[1]
+    assert chunk.samples == 0 and tournament_chunks([["counter", "random"]], 12, 3, 8, samples=3)[0].samples == 3
+    chunk = tournament_chunks([["counter", "random"]], 12, 3, 8, samples=3)[0]
+    here, there = player(chunk), pickle.loads(pickle.dumps(player))(chunk)
+    assert here == there and sorted(here.samples) == [0, 1, 2]
+    assert [len(here.samples[job]) for job in range(3)] == [game.length for game in here.results[:3]]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 import html
 import io
 import json
@@ -22,8 +21,8 @@ from rich.console import Console
 from uno_env import PRESETS, Game, make_rules
 from uno_env import cards as C
 from uno_env import game as game_module
+from uno_env.arena.tournament import ChunkGames, ChunkPlayer, run_tournament, save_sample_games, tournament_chunks
 from uno_env.arena.tournament import main as arena_main
-from uno_env.arena.tournament import play_chunk, run_tournament, save_sample_games, tournament_chunks
 from uno_env.play.terminal import main as play_main
 from uno_env.records import (
     RecordError,
@@ -272,6 +271,32 @@ def test_an_illegal_action_or_another_result_is_named(good):
         replay(changed(good, ("deal",), {"dealer": 0, "hands": [["R5"] * 5, ["B5"]]}))
 
 
+
+def test_game_from_record_is_the_replay_and_refuses_what_it_refuses(good):
+    """`Game.from_record` and `uno_env.replay.replay` are one implementation: the same game, the same refusals."""
+    assert snapshot(Game.from_record(good)) == snapshot(replay(good))
+    first_legal = Game("classic", 2, seed=4).legal_action_ids()
+    illegal = next(a for a in range(77) if a not in first_legal)
+    for bad in (changed(good, ("actions", 0), illegal), changed(good, ("deal",), {"dealer": 0, "hands": [[], []]})):
+        with pytest.raises(RecordError) as by_replay:
+            replay(bad)
+        with pytest.raises(RecordError) as by_game:
+            Game.from_record(bad)
+        assert str(by_game.value) == str(by_replay.value)
+
+
+def test_a_record_is_checked_against_the_games_own_limits_not_a_copy():
+    """The episode kinds, the deal's keys and the step and seed limits are defined once (`uno_env.validate`) and
+    the game, the records and the command line use those very objects."""
+    from uno_env import cli, records, validate
+
+    for name in ("EPISODES", "DEAL_KEYS", "MAX_STEPS_LIMIT", "SEED_LIMIT"):
+        assert getattr(records, name) is getattr(validate, name), name
+    for name in ("EPISODES", "DEAL_KEYS", "MAX_STEPS_LIMIT"):
+        assert getattr(game_module, name) is getattr(validate, name), name
+    assert cli.EPISODES is validate.EPISODES
+
+
 # ---------------------------------------------------------------------------------------- the commands
 
 
@@ -295,11 +320,15 @@ def test_arena_saves_sample_games_that_replay_to_the_tournaments_results(tmp_pat
 
 
 def test_a_sample_game_that_does_not_replay_is_refused(tmp_path):
-    chunks = tournament_chunks([["random", "greedy"]], 6, 0, 8192)
-    parts = [play_chunk(chunks[0], ["random", "greedy"], "classic", seed=0, batch_size=4)]
-    other_agents = functools.partial(play_chunk, agents=["random", "greedy"], variant="classic", seed=1, batch_size=4)
+    rules = make_rules("classic")
+    chunks = tournament_chunks([["random", "greedy"]], 6, 0, 8192, samples=2)
+    played = ChunkPlayer(rules, ("random", "greedy"), seed=0, batch_size=4)(chunks[0])
+    other_agents = ChunkPlayer(rules, ("random", "greedy"), seed=1, batch_size=4)(chunks[0])
+    assert sorted(played.samples) == [0, 1] and played.samples != other_agents.samples
+    save_sample_games(tmp_path, chunks, [played], rules, 2, seed=0)  # its own actions replay to its results
+    mixed = ChunkGames(played.results, other_agents.samples)  # the results of one play, the actions of another
     with pytest.raises(RecordError, match="sample game 0 of lineup random greedy .* (took|does not replay)"):
-        save_sample_games(tmp_path, other_agents, chunks, parts, "classic", 2, seed=0, count=2)
+        save_sample_games(tmp_path, chunks, [mixed], rules, 2, seed=0)
 
 
 def test_uno_arena_save_games_flag(tmp_path, capsys):
