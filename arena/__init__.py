@@ -6,8 +6,9 @@ its statistics (win rates with intervals by deal and by Wilson, ratings, head-to
 client of the players (`uno_env.agents`), never a player.
 """
 
-from .ratings import AgentSummary, GameRecord, deal_interval, wilson_interval
+from .ratings import AgentSummary, GameResult, deal_interval, wilson_interval
+from .ratings import GameRecord as GameRecord  # the older name of GameResult, for one release
 from .tournament import play_games, run_tournament, win_rate_against
 
-__all__ = ["AgentSummary", "GameRecord", "deal_interval", "play_games", "run_tournament", "wilson_interval",
+__all__ = ["AgentSummary", "GameResult", "deal_interval", "play_games", "run_tournament", "wilson_interval",
            "win_rate_against"]  # fmt: skip

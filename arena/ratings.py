@@ -1,7 +1,8 @@
 """Tournament statistics: win rates with intervals, Bradley-Terry ratings, the pairwise matrix, reports.
 
-Input is a list of finished games (`GameRecord`): the agent name at each seat, the winning seats, the
-points of each seat. Nothing here knows the rules of the game.
+Input is a list of finished games, one result row each (`GameResult`: not a *game record*, the replay file of
+`uno_env.records`): the agent name at each seat, the winning seats, the points of each seat. Nothing here
+knows the rules of the game.
 
 Conventions, used throughout:
 
@@ -49,7 +50,7 @@ RATING_MEAN = 1000.0
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameResult:
     """One finished game: agent name per seat, winning seats (none, one or tied), points per seat."""
 
     seed: int
@@ -69,9 +70,13 @@ class GameRecord:
             raise ValueError(f"winners {self.winners} are not distinct seats of 0..{n - 1}")
 
     @classmethod
-    def from_dict(cls, row: Mapping) -> GameRecord:
+    def from_dict(cls, row: Mapping) -> GameResult:
         """Build from a mapping with the field names (extra keys are ignored)."""
         return cls(**{f.name: row[f.name] for f in dataclasses.fields(cls)})
+
+
+#: the older name of `GameResult`, kept for one release (a "game record" is a replay file, `uno_env.records`)
+GameRecord = GameResult
 
 
 @dataclass(frozen=True)
@@ -114,19 +119,19 @@ def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, 
 
 
 def deal_interval(
-    records: Iterable[GameRecord], names: Sequence[str] | None = None, z: float = Z95
+    results: Iterable[GameResult], names: Sequence[str] | None = None, z: float = Z95
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """(names, low, high): each agent's win rate (wins per seat-game) with a 95% interval that takes the deal
-    (the records' seed) as the unit: the ratio estimator's cluster-robust variance, sum_d (w_d - r g_d)^2 /
+    (the results' seed) as the unit: the ratio estimator's cluster-robust variance, sum_d (w_d - r g_d)^2 /
     G^2 * D / (D - 1) over the D deals with w_d wins in g_d seat-games (G in all). Valid however the games
     of one deal depend on each other (rotations, lineups, the same cards); clipped to [0, 1]."""
-    records = list(records)
-    names = agent_names(records) if names is None else list(names)
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
     index = {n: i for i, n in enumerate(names)}
-    deals = {s: i for i, s in enumerate(dict.fromkeys(r.seed for r in records))}
+    deals = {s: i for i, s in enumerate(dict.fromkeys(r.seed for r in results))}
     wins = np.zeros((len(deals), len(names)))
     games = np.zeros((len(deals), len(names)))
-    for r in records:
+    for r in results:
         d = deals[r.seed]
         for name in r.lineup:
             if name in index:
@@ -146,9 +151,9 @@ def deal_interval(
 # ----------------------------------------------------------------------------------- pairwise comparisons
 
 
-def agent_names(records: Iterable[GameRecord]) -> list[str]:
+def agent_names(results: Iterable[GameResult]) -> list[str]:
     """Distinct agent names in order of first appearance."""
-    return list(dict.fromkeys(name for r in records for name in r.lineup))
+    return list(dict.fromkeys(name for r in results for name in r.lineup))
 
 
 def _game_pairs(lineup, winners, index: Mapping[str, int]) -> dict[tuple[int, int], float]:
@@ -170,10 +175,10 @@ def _game_pairs(lineup, winners, index: Mapping[str, int]) -> dict[tuple[int, in
     return out
 
 
-def _patterns(records: Iterable[GameRecord]) -> tuple[list[tuple], np.ndarray]:
+def _patterns(results: Iterable[GameResult]) -> tuple[list[tuple], np.ndarray]:
     """Group games by (lineup, winners), which fixes every count but the points: (keys, game counts)."""
     counts: dict[tuple, int] = {}
-    for r in records:
+    for r in results:
         key = (r.lineup, r.winners)
         counts[key] = counts.get(key, 0) + 1
     return list(counts), np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
@@ -189,11 +194,11 @@ def _pattern_wins(keys: Sequence[tuple], names: Sequence[str]) -> np.ndarray:
     return mats
 
 
-def pairwise_wins(records: Iterable[GameRecord], names: Sequence[str] | None = None):
+def pairwise_wins(results: Iterable[GameResult], names: Sequence[str] | None = None):
     """(names, W) with W[i, j] the comparison wins of agent i over agent j, summed over all games."""
-    records = list(records)
-    names = agent_names(records) if names is None else list(names)
-    keys, counts = _patterns(records)
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
+    keys, counts = _patterns(results)
     return names, np.tensordot(counts.astype(float), _pattern_wins(keys, names), axes=1)
 
 
@@ -267,7 +272,7 @@ def _to_rating(strengths: np.ndarray) -> np.ndarray:
 
 
 def ratings(
-    records: Iterable[GameRecord],
+    results: Iterable[GameResult],
     names: Sequence[str] | None = None,
     *,
     prior: float = 1.0,
@@ -281,11 +286,11 @@ def ratings(
     a multinomial draw of pattern counts and all replicates are fitted together. bootstrap=0: no interval
     (low = high = rating).
     """
-    records = list(records)
-    names = agent_names(records) if names is None else list(names)
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
     if not names:
         return names, np.zeros(0), np.zeros(0), np.zeros(0)
-    keys, counts = _patterns(records)
+    keys, counts = _patterns(results)
     mats = _pattern_wins(keys, names)
     total = int(counts.sum())
     flat = mats.reshape(len(counts), len(names) ** 2)
@@ -303,29 +308,29 @@ def ratings(
 
 
 def summarize(
-    records: Iterable[GameRecord], *, prior: float = 1.0, bootstrap: int = 200, seed: int = 0
+    results: Iterable[GameResult], *, prior: float = 1.0, bootstrap: int = 200, seed: int = 0
 ) -> list[AgentSummary]:
     """Per-agent summary, sorted by rating (best first; ties by first appearance). See the module notes."""
-    records = list(records)
-    names = agent_names(records)
+    results = list(results)
+    names = agent_names(results)
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
     points = np.zeros(k)
-    for r in records:
+    for r in results:
         for name, pts in zip(r.lineup, r.points, strict=True):
             points[index[name]] += pts
     games = np.zeros(k, dtype=np.int64)
     wins = np.zeros(k)
     fair = np.zeros(k)
-    keys, counts = _patterns(records)
+    keys, counts = _patterns(results)
     for (lineup, winners), c in zip(keys, counts.tolist(), strict=True):
         for name in lineup:
             games[index[name]] += c
             fair[index[name]] += c / len(lineup)
         for seat in winners:
             wins[index[lineup[seat]]] += c / len(winners)
-    _, rating, low, high = ratings(records, names, prior=prior, bootstrap=bootstrap, seed=seed)
-    _, deal_low, deal_high = deal_interval(records, names)
+    _, rating, low, high = ratings(results, names, prior=prior, bootstrap=bootstrap, seed=seed)
+    _, deal_low, deal_high = deal_interval(results, names)
     out = []
     for i, name in enumerate(names):
         lo, hi = wilson_interval(wins[i], games[i])
@@ -351,7 +356,7 @@ def summarize(
 
 
 def pairwise_win_matrix(
-    records: Iterable[GameRecord], names: Sequence[str] | None = None
+    results: Iterable[GameResult], names: Sequence[str] | None = None
 ) -> tuple[list[str], np.ndarray]:
     """(names, M): M[i, j] = share of the games with both i and j present in which i beat j.
 
@@ -361,13 +366,13 @@ def pairwise_win_matrix(
     them (1 when only the two of them play). NaN on the diagonal and where the two never met.
     Names default to first appearance order; agents left out of `names` are ignored.
     """
-    records = list(records)
-    names = agent_names(records) if names is None else list(names)
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
     score = np.zeros((k, k))
     met = np.zeros((k, k))
-    keys, counts = _patterns(records)
+    keys, counts = _patterns(results)
     for (lineup, winners), c in zip(keys, counts.tolist(), strict=True):
         present = sorted({index[n] for n in lineup if n in index})
         met[np.ix_(present, present)] += c

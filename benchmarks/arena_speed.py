@@ -24,6 +24,7 @@ from uno_env import observation as O
 from uno_env.agents.base import bind
 from uno_env.agents.registry import agent_names, make_agent
 from uno_env.arena.tournament import play_games
+from uno_env.cli import add_num_envs
 from uno_env.rules import make_rules
 from uno_env.vector import UnoVectorEnv
 
@@ -73,7 +74,7 @@ def main() -> None:
         help="lineups to time, each one quoted string of agent names, one per seat",
     )  # fmt: skip
     parser.add_argument("--games", type=int, default=8192, help="games per timed run of a lineup")
-    parser.add_argument("--batch-size", type=int, default=2048, help="games played at a time")
+    add_num_envs(parser, 2048, "games played at a time", aliases=("--batch-size",))
     parser.add_argument("--decision-batch", type=int, default=512, help="observations per `act` call")
     parser.add_argument("--decision-steps", type=int, default=100, help="recorded `act` calls per agent")
     parser.add_argument("--repeats", type=int, default=5)
@@ -91,7 +92,7 @@ def main() -> None:
     measures = {}
     for lineup in lineups:
         measures[" ".join(lineup)] = lambda seed, lineup=lineup: games_rate(
-            lineup, args.variant, args.games, args.batch_size, seed
+            lineup, args.variant, args.games, args.num_envs, seed
         )
     for name in AGENTS:
         spec = O.ObservationSpec(make_agent(name).observation, args.players)
@@ -103,7 +104,7 @@ def main() -> None:
     print(f"{args.variant}, {args.players} players, medians of {args.repeats} runs")
     for lineup in lineups:
         label = " ".join(lineup)
-        print(f"  runner, {label:<32} {rates[label]:>12,.0f} games/s  (batch {args.batch_size})")
+        print(f"  runner, {label:<32} {rates[label]:>12,.0f} games/s  (batch {args.num_envs})")
     for name in AGENTS:
         print(f"  agent {name:<34} {rates[name]:>12,.0f} decisions/s  (batch {args.decision_batch})")
 

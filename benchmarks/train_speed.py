@@ -65,7 +65,7 @@ def sb3_rate(args, out: Path) -> tuple[float, float, str]:
 
     c = Config()
     env = UnoSB3VecEnv(args.variant, args.players, c.num_envs, seed=0, opponents=make_agent(args.opponent, seed=0))
-    model = MaskablePPO("MlpPolicy", env, n_steps=c.n_steps, batch_size=c.batch_size, n_epochs=c.n_epochs,
+    model = MaskablePPO("MlpPolicy", env, n_steps=c.n_steps, batch_size=c.minibatch_size, n_epochs=c.n_epochs,
                         gamma=c.gamma, seed=0, verbose=0, device=args.sb3_device)  # fmt: skip
     model.learn(c.num_envs * c.n_steps)  # warm-up
     timer = RolloutTimer()

@@ -41,7 +41,7 @@ from typing import Annotated, Any
 import numpy as np
 from tqdm import tqdm
 
-from uno_env import PRESETS, make_rules
+from uno_env import VARIANTS, make_rules
 from uno_env.agents.base import bind
 from uno_env.agents.baselines import BASELINES
 from uno_env.agents.registry import make_agent
@@ -79,12 +79,12 @@ class Config:
     """Native PPO training: every field is a flag of uno-train (`foo_bar` as --foo-bar, `options` as --option)."""
 
     variant: str = "classic"
-    """The preset to train on."""
+    """The variant (which preset of rules) to train on."""
     players: int = 2
     """Players at the table; the learner takes one seat, the league the others."""
     options: tuple[str, ...] = ()
-    """Rule options of the preset as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true: one
-    per --option, repeated for more."""
+    """Rule options over the variant's defaults as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g.
+    stack_draw_two=true: one per --option, repeated for more."""
     observation: Annotated[str, Flag(choices=("minimal", "knowledge"))] = "knowledge"
     """The observation level the policy reads (minimal or knowledge)."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
@@ -183,8 +183,8 @@ class Config:
         return shares
 
     def validate(self) -> None:
-        if self.variant not in PRESETS:
-            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(VARIANTS)}")
         if self.observation not in ("minimal", "knowledge"):
             raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
         make_rules(self.variant, **self.rule_options).check_players(self.players)  # the engine's message

@@ -70,7 +70,7 @@ class Args:
     --option)."""
 
     variant: str = "classic"
-    """the rule preset"""
+    """the variant (which preset of rules)"""
     players: int = 2
     """the number of players, 2 to 10 (one shared policy plays every seat)"""
     options: tuple[str, ...] = ()
@@ -78,8 +78,8 @@ class Args:
     --option uno_call=explicit"""
     observation: str = "knowledge"
     """the observation level the policy reads: minimal, knowledge or seer"""
-    episode: Annotated[str, Flag(choices=("round", "match"))] = "round"
-    """an episode is one round or a whole match to the target score ("match")"""
+    episode: str = "round"
+    """an episode (a game) is one round, or a whole match to the target score"""
     max_steps: Annotated[int, positive_int] = 10_000
     """decisions before an episode is truncated (early self-play can draw for thousands of turns)"""
     iterations: Annotated[int, positive_int] = 20

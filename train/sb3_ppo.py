@@ -29,12 +29,13 @@ from typing import Annotated, Any
 
 import numpy as np
 
-from uno_env import PRESETS
+from uno_env import VARIANTS
 from uno_env.agents.registry import make_agent
 from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.arena.tournament import win_rate_against
 from uno_env.cli import (
+    Flag,
     fraction,
     nonnegative_float,
     nonnegative_int,
@@ -63,7 +64,7 @@ class Config:
     """MaskablePPO training: every field is a flag of uno-train-sb3 (`foo_bar` as --foo-bar, `options` as --option)."""
 
     variant: str = "classic"
-    """The preset to train on."""
+    """The variant (which preset of rules) to train on."""
     players: int = 2
     """Players at the table; the learner takes seat 0."""
     options: tuple[str, ...] = ()
@@ -82,8 +83,8 @@ class Config:
     """Games stepped together."""
     n_steps: Annotated[int, positive_int] = 64
     """Decisions per game per rollout (MaskablePPO's n_steps)."""
-    batch_size: Annotated[int, positive_int] = 4096
-    """Minibatch size."""
+    minibatch_size: Annotated[int, Flag(type=positive_int, aliases=("--batch-size",))] = 4096
+    """Samples per gradient step (MaskablePPO's batch_size)."""
     n_epochs: Annotated[int, positive_int] = 4
     """Passes over each rollout."""
     learning_rate: Annotated[float, positive_float] = 3e-4
@@ -124,8 +125,8 @@ class Config:
         return rule_options(self.options)
 
     def validate(self) -> None:
-        if self.variant not in PRESETS:
-            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(PRESETS)}")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(VARIANTS)}")
         if not self.opponents:
             raise ValueError("give at least one opponent (a baseline name or self)")
         if not self.eval_against:
@@ -237,7 +238,7 @@ def train(config: Config) -> dict[str, Any]:
                            tensorboard_log=str(out / "tensorboard"))  # fmt: skip
     else:
         model = MaskablePPO(
-            "MlpPolicy", env, n_steps=config.n_steps, batch_size=config.batch_size, n_epochs=config.n_epochs,
+            "MlpPolicy", env, n_steps=config.n_steps, batch_size=config.minibatch_size, n_epochs=config.n_epochs,
             learning_rate=config.learning_rate, gamma=config.gamma, seed=config.seed, device=config.device,
             policy_kwargs={"net_arch": list(config.net_arch)}, tensorboard_log=str(out / "tensorboard"), verbose=0,
         )  # fmt: skip

@@ -19,7 +19,7 @@ from .aec import env, raw_env
 from .cards import NUM_KINDS, parse_card
 from .game import Game, GameBatch, IllegalActionError
 from .observation import observation_layout
-from .rules import OPTION_NAMES, PRESETS, RuleSet, make_rules
+from .rules import OPTION_NAMES, PRESETS, VARIANTS, RuleSet, make_rules
 
 
 def _register_with_pettingzoo() -> None:
@@ -67,6 +67,7 @@ __all__ = [
     "PRESETS",
     "RuleSet",
     "SINGLE_AGENT_ENV_ID",
+    "VARIANTS",
     "action_id",
     "env",
     "raw_env",

@@ -18,7 +18,7 @@ for agent in env.agent_iter():
 | Observations | `{"observation": Box(-1, 127, (L,), int8), "action_mask": Box(0, 1, (77,), int8)}` |
 | Import | `uno_env.env(...)`, `uno_env.raw_env(...)`, `from uno_env import uno_v0` |
 
-Arguments: `variant` (a preset: classic, unocorns, monster_high, emoji, swap), `num_players`, `render_mode`
+Arguments: `variant` (which preset of rules: classic, unocorns, monster_high, emoji, swap), `num_players`, `render_mode`
 (None, "ansi", "human", "rgb_array": a (640, 960, 3) uint8 picture of the table as the deciding seat sees it),
 `observation` ("minimal", "knowledge", "belief", "seer"), `episode` ("round" or "match"),
 `max_steps` (decisions before truncation), `reward` ("win" or "points"), and any rule option of
@@ -78,11 +78,11 @@ from pettingzoo.utils import wrappers
 from . import actions as A
 from . import engine as E
 from . import observation as O
-from . import rewards as R
 from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
 from .picture import picture
 from .render import render_text
+from .rewards import reward_kind_index, step_rewards_one
 
 # A raw_env's attributes that are views of its game, made again when a copy is unpickled.
 GAME_VIEWS = ("_state", "_config")
@@ -122,7 +122,7 @@ class raw_env(AECEnv, EzPickle):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be None, 'human', 'ansi' or 'rgb_array', got {render_mode!r}")
-        self._reward_kind = R.reward_kind_index(reward)
+        self._reward_kind = reward_kind_index(reward)
         self._bind_game(GameBatch(variant, num_players, 1, episode=episode, max_steps=max_steps, **rule_options))
         num_players = self.num_players
         self._step_rewards = np.zeros(num_players)
@@ -233,7 +233,7 @@ class raw_env(AECEnv, EzPickle):
             self._rewards_given = False
         self._rounds_seen = int(status[E.STATUS_ROUNDS])
         if status[E.STATUS_DONE] or self._rounds_seen > rounds_before:
-            R.step_rewards_one(self._state, self._config, 0, self._reward_kind, rounds_before, self._step_rewards)
+            step_rewards_one(self._state, self._config, 0, self._reward_kind, rounds_before, self._step_rewards)
             if self._step_rewards.any():
                 for a in self.agents:
                     self.rewards[a] = float(self._step_rewards[self._seat_of[a]])

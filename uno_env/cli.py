@@ -2,9 +2,13 @@
 uno-train-rllib), on the standard library's argparse.
 
 One vocabulary with one meaning everywhere: `--variant`, `--players`, `--option NAME=VALUE` (repeatable),
-`--observation`, `--seed`, `--out`, `--device` (the `add_*` helpers). A bad value is refused by the parser
-with one line on stderr, `PROG: error: MESSAGE (see PROG --help)`, and exit status 2 (`ArgumentParser`);
-numbers with a range are checked by the typed converters here (`positive_int`, `player_count`, ...).
+`--observation`, `--episode`, `--num-envs`, `--seed`, `--out`, `--device` (the `add_*` helpers). `--variant` names
+a preset of rules (`uno_env.rules.VARIANTS`; the rule set made from it and the options is the rules);
+`--num-envs` is always the games stepped together (Gymnasium's `num_envs`), never a minibatch (that is
+`--minibatch-size`). A bad value is refused by the parser with one line on stderr,
+`PROG: error: MESSAGE (see PROG --help)`, and exit status 2 (`ArgumentParser`); numbers with a range are checked
+by the typed converters here (`positive_int`, `player_count`, ...). Older spellings stay as hidden aliases for a
+release: accepted, not shown in --help.
 
 The trainers keep their settings in a dataclass with a docstring under each field (CleanRL style);
 `parser_from_dataclass` makes a flag of every field (`foo_bar` -> `--foo-bar`, its docstring the help), and
@@ -28,7 +32,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from .observation import LEVELS
-from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, PRESETS, make_rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_NAMES, VARIANTS, make_rules
+from .validate import EPISODES
 
 OBSERVATIONS = LEVELS
 DEVICE_HELP = "auto (cuda when there is one), cpu, cuda or cuda:N"
@@ -93,9 +98,9 @@ fraction = _float_converter("a number from 0 to 1", lambda x: 0 <= x <= 1)
 
 
 def variant_name(text: str) -> str:
-    """A preset's name (`uno_env.PRESETS`)."""
-    if text not in PRESETS:
-        raise argparse.ArgumentTypeError(f"unknown variant {text!r}; the variants are {', '.join(PRESETS)}")
+    """A variant's name (`uno_env.rules.VARIANTS`)."""
+    if text not in VARIANTS:
+        raise argparse.ArgumentTypeError(f"unknown variant {text!r}; the variants are {', '.join(VARIANTS)}")
     return text
 
 
@@ -164,10 +169,10 @@ def _shown(value: Any) -> str:
 
 
 def add_variant(
-    parser: argparse.ArgumentParser, default: str = "classic", help: str = "the rule preset"
+    parser: argparse.ArgumentParser, default: str = "classic", help: str = "the variant: which preset of rules"
 ) -> argparse.Action:
     return parser.add_argument(
-        "--variant", type=variant_name, choices=PRESETS, default=default, help=_help(help, default)
+        "--variant", type=variant_name, choices=VARIANTS, default=default, help=_help(help, default)
     )
 
 
@@ -180,8 +185,8 @@ def add_players(
 def add_option(
     parser: argparse.ArgumentParser,
     default: Sequence[str] = (),
-    help: str = "a rule option of the preset (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true; repeat "
-    "it for more",
+    help: str = "a rule option over the variant's defaults (`uno_env.rules.OPTION_NAMES`), e.g. stack_draw_two=true; "
+    "repeat it for more",
 ) -> argparse.Action:
     """`--option NAME=VALUE`, repeatable, into `options` (checked texts); `--options A=1 B=2` is a hidden
     older spelling that takes several at once."""
@@ -205,6 +210,30 @@ def add_observation(
     return parser.add_argument("--observation", choices=tuple(levels), default=default, help=_help(help, default))
 
 
+def add_episode(
+    parser: argparse.ArgumentParser,
+    default: str = "round",
+    help: str = "an episode (a game) is one round, or a whole match to the target score",
+) -> argparse.Action:
+    """`--episode round|match` (`uno_env.validate.EPISODES`), as `GameBatch(episode=...)` takes it."""
+    return parser.add_argument("--episode", choices=EPISODES, default=default, help=_help(help, default))
+
+
+def add_num_envs(
+    parser: argparse.ArgumentParser,
+    default: int,
+    help: str = "games stepped together",
+    aliases: Sequence[str] = (),
+) -> argparse.Action:
+    """`--num-envs N`: the games stepped together (a speed setting: the games are the same at any width);
+    `aliases` are a command's hidden older spellings (uno-arena's `--batch-size`)."""
+    action = parser.add_argument(
+        "--num-envs", type=positive_int, default=default, metavar="INT", help=_help(help, default)
+    )
+    _add_aliases(parser, aliases, action)
+    return action
+
+
 def add_seed(parser: argparse.ArgumentParser, default: int | None = 0, help: str = "the seed") -> argparse.Action:
     return parser.add_argument(
         "--seed", type=nonnegative_int, default=default, metavar="INT", help=_help(help, default)
@@ -224,7 +253,7 @@ def add_device(parser: argparse.ArgumentParser, default: str = "auto", help: str
 #: settings fields that are the shared vocabulary, and the helper that adds each one's flag
 SHARED_FIELDS: dict[str, Callable[..., argparse.Action]] = {
     "variant": add_variant, "players": add_players, "options": add_option, "observation": add_observation,
-    "seed": add_seed, "out": add_out, "device": add_device,
+    "episode": add_episode, "num_envs": add_num_envs, "seed": add_seed, "out": add_out, "device": add_device,
 }  # fmt: skip
 
 
@@ -365,6 +394,8 @@ __all__ = [
     "ConfigParser",
     "Flag",
     "add_device",
+    "add_episode",
+    "add_num_envs",
     "add_observation",
     "add_option",
     "add_out",

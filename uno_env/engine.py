@@ -258,6 +258,12 @@ def _playable(st, c, seat, kind):
         if kind == W4 and c.challenge_wild_draw_four == 0:
             return wild_draw_four_legal(st.hand[seat], st.color)
         return True
+    return _matches_top(st, kind)
+
+
+@njit(cache=True)
+def _matches_top(st, kind):
+    """A coloured `kind` matches the active colour or the top card's rank."""
     if kind // RPC == st.color:
         return True
     top = _top(st)
@@ -328,10 +334,7 @@ def _publicly_playable(st, c, kind):
         if kind == W4 and c.challenge_wild_draw_four == 0:
             return False
         return True
-    if kind // RPC == st.color:
-        return True
-    top = _top(st)
-    return top < NCK and top % RPC == kind % RPC
+    return _matches_top(st, kind)
 
 
 @njit(cache=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,14 +32,11 @@ from . import engine as E
 from . import observation as O
 from . import validate as V
 from .rules import OPTIONS, RuleSet, make_rules
-from .validate import IllegalActionError
+from .validate import DEAL_KEYS, EPISODES, MAX_STEPS_LIMIT, IllegalActionError
 
-EPISODES = ("round", "match")
 DEFAULT_MAX_STEPS = 10_000
-MAX_STEPS_LIMIT = 2**31 - 1  # the engine counts decisions in an int32
 MAX_DEAL_SCORE = 1_000_000_000  # a dealt match score (the engine adds round points to it in an int32)
 NO_ACTION = -1  # in GameBatch.step: leave this game as it is
-DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")
 
 INVARIANT_MESSAGES = {
     E.BAD_CARD_COUNT: "the cards in draw pile, discard pile, hands and foreheads do not match the deck",
@@ -97,7 +94,7 @@ def check_dealer_draw(rules: RuleSet) -> None:
 def _resolve_rules(rules: RuleSet | str | None, options: dict[str, Any]) -> RuleSet:
     if isinstance(rules, RuleSet):
         if options:
-            raise ValueError("pass rule options either inside the RuleSet or as keywords with a preset name, not both")
+            raise ValueError("pass rule options either inside the RuleSet or as keywords with a variant name, not both")
         return rules
     return make_rules(rules or "classic", **options)
 
@@ -540,15 +537,11 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict) -> Game:
-        """The game a record describes, replayed to its end (every field, action and the result checked)."""
-        from .records import RecordError, game_settings, play_record
-
-        settings = game_settings(record)
-        try:
-            game = cls(**settings)
-        except ValueError as error:
-            raise RecordError(f"the record's game cannot be dealt: {error}") from None
-        for _ in play_record(game, record):
+        """The game a record describes, replayed to its end (every field, action and the result checked): the
+        last game of `replay_steps` (`uno_env.replay.replay` is this)."""
+        steps = replay_steps(record, cls)
+        game = next(steps)  # as dealt; every step yields this same game, stepped in place
+        for _ in steps:
             pass
         return game
 
@@ -584,3 +577,18 @@ class Game:
 
     def hand(self, seat: int) -> list[str]:
         return self.describe()["hands"][V.index(seat, self.num_players, "seat")]
+
+
+def replay_steps(record: dict, game_class: type[Game] = Game) -> Iterator[Game]:
+    """A game record's game (`uno_env.records`) as dealt, then after each of its decisions: one `Game`, stepped in
+    place (copy it to keep a state). A RecordError says what is wrong with the record: a field, an action not legal
+    at its point (named with its index), a result other than the record's (raised once the last action is applied).
+    The one place a record becomes a game: `Game.from_record` and `uno_env.replay` take its steps."""
+    from .records import RecordError, game_settings, play_record
+
+    settings = game_settings(record)
+    try:
+        game = game_class(**settings)
+    except ValueError as error:
+        raise RecordError(f"the record's game cannot be dealt: {error}") from None
+    yield from play_record(game, record)

@@ -13,7 +13,7 @@ engine's; this module adds no rule. Sequential, imperfect information; chance is
 (`SAMPLED_STOCHASTIC`: no chance nodes). Returns are `uno_env.rewards`' `win` kind at the episode's end: the
 winner +1, each other player -1/(N-1) (tied winners share +1), zero-sum; a truncated episode gives 0 to all.
 
-**Parameters.** `variant` (a preset: classic, unocorns, monster_high, emoji, swap), `players` (2-10),
+**Parameters.** `variant` (which preset of rules: classic, unocorns, monster_high, emoji, swap), `players` (2-10),
 `episode` ("round" or "match"), `max_steps` (decisions before truncation; also `max_game_length`), `rng_seed`
 (the deals, below) and every rule option of `uno_env.rules.OPTIONS` by its own name. OpenSpiel parameters have
 typed defaults, so an option whose default differs between presets has a stand-in for "the preset's own":
@@ -86,9 +86,9 @@ from . import actions as A
 from . import cards as C
 from . import engine as E
 from . import observation as O
-from . import rewards as R
 from .game import DEFAULT_MAX_STEPS, INVARIANT_MESSAGES, MAX_STEPS_LIMIT, GameBatch
-from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, PRESETS, RuleSet, make_rules
+from .rewards import WIN, step_rewards_one
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, VARIANTS, RuleSet, make_rules
 
 GAME_NAME = "python_uno"
 PRESET = "preset"  # a choice or cards option: the preset's own value
@@ -100,13 +100,13 @@ CPP_INT = 2**31  # pyspiel holds an int parameter in a C++ int: from -2**31 to 2
 
 
 def _varies(option) -> bool:
-    """Whether the option's default differs between presets."""
-    return len({repr(option.default_for(preset)) for preset in PRESETS}) > 1
+    """Whether the option's default differs between variants."""
+    return len({repr(option.default_for(variant)) for variant in VARIANTS}) > 1
 
 
 def _spec_default(option) -> Any:
     if not _varies(option):
-        value = option.default_for(PRESETS[0])
+        value = option.default_for(VARIANTS[0])
         return float(value) if option.kind == "rate" else value
     return {"bool": option.default, "int": PRESET_INT, "rate": PRESET_RATE}.get(option.kind, PRESET)
 
@@ -189,16 +189,16 @@ def rules_of(params: dict[str, Any]) -> RuleSet:
 
 def parameters_of(rules: RuleSet, players: int, episode: str = "round", max_steps: int = DEFAULT_MAX_STEPS) -> dict:
     """`python_uno` parameters for a rule set; a ValueError if the parameters cannot express it (see above)."""
-    params = {"variant": rules.preset, "players": int(players), "episode": episode, "max_steps": int(max_steps)}
+    params = {"variant": rules.variant, "players": int(players), "episode": episode, "max_steps": int(max_steps)}
     for option in OPTIONS:
-        value, own = getattr(rules, option.name), option.default_for(rules.preset)
+        value, own = getattr(rules, option.name), option.default_for(rules.variant)
         if option.kind == "cards":
             changed = [f"{code}:{v}" for code, v, o in zip(rules.codes, value, own, strict=True) if v != o]
             params[option.name] = ";".join(changed) or PRESET
         elif option.kind == "bool" and _varies(option):
             if value != own and value == option.default:
                 raise ValueError(
-                    f"python_uno cannot express {option.name}={value} with variant {rules.preset!r}: a bool option "
+                    f"python_uno cannot express {option.name}={value} with variant {rules.variant!r}: a bool option "
                     f"given as {option.default} stands for the preset's own value ({own})"
                 )
             params[option.name] = bool(value)
@@ -603,7 +603,7 @@ class UnoState(pyspiel.State):
         batch = self._core.ready()
         out = np.zeros(batch.num_players)
         if self._core.done[0]:
-            R.step_rewards_one(batch.state_array, batch.config_array, 0, R.WIN, 0, out)
+            step_rewards_one(batch.state_array, batch.config_array, 0, WIN, 0, out)
         return out.tolist()
 
     def __str__(self) -> str:

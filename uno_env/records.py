@@ -7,7 +7,7 @@ A record is a dict that `json.dumps` as it is:
 |---------------|---------------------------------------------------------------------------------------------|
 | `format`      | `"uno-env-record"`                                                                          |
 | `version`     | `1`                                                                                         |
-| `variant`     | the preset (`uno_env.PRESETS`)                                                              |
+| `variant`     | the variant: which preset of rules (`uno_env.VARIANTS`)                                     |
 | `options`     | rule options by name (`uno_env.rules.OPTIONS`): see below                                    |
 | `num_players` | 2 to 10                                                                                     |
 | `episode`     | `"round"` or `"match"`                                                                      |
@@ -21,16 +21,18 @@ A record is a dict that `json.dumps` as it is:
 | `meta`        | optional: free-form information about where the record came from (a dict)                 |
 
 `make_record` writes every rule option, `card_counts` and `card_points` as full `{card code: n}` dicts of all 59
-kinds, so that a record replays the same whatever the presets' defaults become; an option a record leaves out
-takes the preset's default.
+kinds, so that a record replays the same whatever the variants' defaults become; an option a record leaves out
+takes the variant's default.
 
 A record is data from a file: `load_record` reads it with `json` only (never eval or pickle) and `check_record`
 checks every field before anything is built from it; a `RecordError` (a ValueError) says what is wrong.
 `play_record(game, record)` steps a game made from the record (`Game(**game_settings(record))`) through its
 actions, refusing an action that is not legal at its point and a result that differs;
-`uno_env.replay.replay(record)` does both and returns the `Game`.
+`Game.from_record(record)` (`uno_env.replay.replay`) does both and returns the `Game`.
 
-This module imports nothing from `uno_env.game` (the `Game` face builds its records with it).
+The limits a record is checked against are the game's own, defined once in `uno_env.validate` (the episode
+kinds, the deal's keys, the step and seed limits) and imported, never restated. This module imports nothing from
+`uno_env.game` (the `Game` face builds its records with it).
 """
 
 from __future__ import annotations
@@ -46,19 +48,16 @@ from typing import Any
 
 from . import actions as A
 from . import cards as C
-from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_BY_NAME, OPTION_NAMES, OPTIONS, PRESETS, RuleSet, make_rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, OPTION_BY_NAME, OPTION_NAMES, OPTIONS, VARIANTS, RuleSet, make_rules
+from .validate import DEAL_KEYS, EPISODES, MAX_STEPS_LIMIT, SEED_LIMIT
 
 FORMAT = "uno-env-record"
 VERSION = 1
-EPISODES = ("round", "match")
-MAX_STEPS_LIMIT = 2**31 - 1  # the engine counts decisions in an int32 (as `uno_env.game`)
-#: the most actions a record holds: random play's longest games (128 of each preset, 2 and 10 players) took 7,672
+#: the most actions a record holds: random play's longest games (128 of each variant, 2 and 10 players) took 7,672
 #: decisions for a round and 26,410 for a 2-player match to 500; a game cut off at the default max_steps takes
 #: 10,000. A record of 100,000 actions is about 600 KB of JSON.
 MAX_RECORD_ACTIONS = 100_000
 MAX_DEPTH = 32  # how deeply `details` and `meta` may nest lists and dicts
-SEED_LIMIT = 2**64
-DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")
 RESULT_KEYS = ("scores", "winners", "done", "truncated")
 #: the keys of a record, in the order `make_record` writes them (`meta` is optional)
 KEYS = (
@@ -214,31 +213,31 @@ def make_record(
     result: dict | None = None,
     meta: dict | None = None,
 ) -> dict[str, Any]:
-    """The record of a game: `rules` (a RuleSet, or a preset name for its defaults), the player count, the
+    """The record of a game: `rules` (a RuleSet, or a variant name for its defaults), the player count, the
     action ids applied since the deal in order, the episode's `seed` and `deal` (None: a shuffled deal), the
     episode kind and step limit, optionally the agents' names per seat, one details dict per decision, the
     `result` after the last action (`result_of(game)`; replay checks it) and `meta` (free-form). The record is
     checked (`check_record`) before it is returned; a RecordError says what is wrong."""
     if isinstance(rules, str):
-        if rules not in PRESETS:
-            raise RecordError(f"unknown preset {rules!r}; the presets are {', '.join(PRESETS)}")
+        if rules not in VARIANTS:
+            raise RecordError(f"unknown variant {rules!r}; the variants are {', '.join(VARIANTS)}")
         rules = make_rules(rules)
     if not isinstance(rules, RuleSet):
-        raise RecordError(f"rules must be a RuleSet or a preset name, got {_kind(rules)}")
+        raise RecordError(f"rules must be a RuleSet or a variant name, got {_kind(rules)}")
     options = option_values(rules)
     try:
-        same = make_rules(rules.preset, **options) == rules
-    except ValueError:  # card codes in colours the preset does not have
+        same = make_rules(rules.variant, **options) == rules
+    except ValueError:  # card codes in colours the variant does not have
         same = False
     if not same:
         raise RecordError(
-            f"this rule set is not one make_rules({rules.preset!r}, ...) makes (its colours are {rules.colors}), "
+            f"this rule set is not one make_rules({rules.variant!r}, ...) makes (its colours are {rules.colors}), "
             "so a record cannot hold it"
         )
     record = {
         "format": FORMAT,
         "version": VERSION,
-        "variant": rules.preset,
+        "variant": rules.variant,
         "options": options,
         "num_players": _plain(num_players, "num_players"),
         "episode": episode,
@@ -369,8 +368,8 @@ def check_record(record: Any) -> dict[str, Any]:
     if missing:
         raise RecordError(f"the record lacks {', '.join(map(repr, missing))} (use null where a field is empty)")
     variant = record["variant"]
-    if not isinstance(variant, str) or variant not in PRESETS:
-        raise RecordError(f"record['variant'] must be one of {', '.join(PRESETS)}, got {variant!r}")
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise RecordError(f"record['variant'] must be one of {', '.join(VARIANTS)}, got {variant!r}")
     n = _int_field(record, "num_players", MIN_PLAYERS, MAX_PLAYERS, f"an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
     if not isinstance(record["episode"], str) or record["episode"] not in EPISODES:
         raise RecordError(f"record['episode'] must be 'round' or 'match', got {record['episode']!r}")

@@ -24,37 +24,23 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .game import Game
-from .records import RecordError, check_record, game_settings, play_record, write_atomic
+from .game import Game, replay_steps
+from .records import check_record, write_atomic
 from .render import seen_step, sees_moment, table_view
 
 SPECTATOR = "all"  # the key of the spectator's view in the embedded data
 ASSETS = ("table.js", "table.css")
 
 
-def replay_steps(record: dict) -> Iterator[Game]:
-    """The record's game as dealt, then after each of its decisions: one `Game`, stepped in place (copy it to keep
-    a state). A RecordError says what is wrong with the record: a field, an action not legal at its point (named
-    with its index), a result other than the record's (raised once the last action is applied)."""
-    settings = game_settings(record)
-    try:
-        game = Game(**settings)
-    except ValueError as error:
-        raise RecordError(f"the record's game cannot be dealt: {error}") from None
-    yield from play_record(game, record)
-
-
 def replay(record: dict) -> Game:
-    """The `Game` a record holds, replayed to its last action (see `replay_steps`)."""
-    last = None
-    for game in replay_steps(record):
-        last = game
-    return last
+    """The `Game` a record holds, replayed to its last action: `Game.from_record` (the steps: `replay_steps`, from
+    `uno_env.game`)."""
+    return Game.from_record(record)
 
 
 # ------------------------------------------------------------------------------------------------ data

@@ -1,13 +1,14 @@
-"""Rule sets: the five presets and every option of the project's rules, validated.
+"""Rule sets: the five variants and every option of the project's rules, validated.
 
-A rule set is a preset (which fixes the colour names and the default deck) plus options. The options are
+A rule set (`RuleSet`, "the rules") is a variant plus options. A variant is a named preset (`VARIANTS`: the name
+`variant=` and `--variant` take everywhere) that fixes the colour names and the default deck. The options are
 one table, `OPTIONS`: each row gives an option's name (the keyword argument everywhere: `make_rules`,
 `Game`, `env()`, `--option NAME=VALUE`, and the engine's config field), its type and allowed values, its
-default in each preset and its meaning. The `RuleSet` fields, the validation, the engine config and the
+default in each variant and its meaning. The `RuleSet` fields, the validation, the engine config and the
 documented table (`options_markdown()`) are all made from it.
 
-`card_counts` and `card_points` take a partial mapping that overrides the preset: keys are card codes
-(`"R5"`, `"WN"`) or a bare rank (`"5"`, `"S"`, `"R"`, `"+2"`) meaning that rank in every colour. Any preset
+`card_counts` and `card_points` take a partial mapping that overrides the variant: keys are card codes
+(`"R5"`, `"WN"`) or a bare rank (`"5"`, `"S"`, `"R"`, `"+2"`) meaning that rank in every colour. Any variant
 can add any special card this way, e.g. ``make_rules("classic", card_counts={"WN": 4})``.
 """
 
@@ -30,22 +31,23 @@ MAX_DECK_SIZE = 256
 MAX_COPIES_PER_KIND = 100
 MAX_CARD_POINTS = 10_000
 
-PRESETS = ("classic", "unocorns", "monster_high", "emoji", "swap")
-_PRESET_COLORS = {
+VARIANTS = ("classic", "unocorns", "monster_high", "emoji", "swap")
+PRESETS = VARIANTS  # the older name of VARIANTS, kept for one release
+_VARIANT_COLORS = {
     "classic": C.RED_COLORS,
     "unocorns": C.PINK_COLORS,
     "monster_high": C.PINK_COLORS,
     "emoji": C.RED_COLORS,
     "swap": C.RED_COLORS,
 }
-_PRESET_SPECIALS = {
+_VARIANT_SPECIALS = {
     "classic": {},
     "unocorns": {"WN": 4},
     "monster_high": {"WU": 4},
     "emoji": {"WE": 2, "WC": 2},
     "swap": {"WS": 2, "WC": 2},
 }
-_PRESET_POINTS = {"emoji": {str(n): 5 for n in range(10)}, "swap": {"WC": 40, "WS": 40}}
+_VARIANT_POINTS = {"emoji": {str(n): 5 for n in range(10)}, "swap": {"WC": 40, "WS": 40}}
 
 
 def _standard_counts() -> list[int]:
@@ -86,15 +88,15 @@ def _apply_overrides(base: list[int], overrides, colors, option: str, high: int)
     return tuple(values)
 
 
-def _deck_of(preset: str) -> tuple[int, ...]:
+def _deck_of(variant: str) -> tuple[int, ...]:
     return _apply_overrides(
-        _standard_counts(), _PRESET_SPECIALS[preset], _PRESET_COLORS[preset], "card_counts", MAX_COPIES_PER_KIND
+        _standard_counts(), _VARIANT_SPECIALS[variant], _VARIANT_COLORS[variant], "card_counts", MAX_COPIES_PER_KIND
     )
 
 
-def _points_of(preset: str) -> tuple[int, ...]:
+def _points_of(variant: str) -> tuple[int, ...]:
     return _apply_overrides(
-        _standard_points(), _PRESET_POINTS.get(preset, {}), _PRESET_COLORS[preset], "card_points", MAX_CARD_POINTS
+        _standard_points(), _VARIANT_POINTS.get(variant, {}), _VARIANT_COLORS[variant], "card_points", MAX_CARD_POINTS
     )
 
 
@@ -104,24 +106,29 @@ class Option:
 
     `kind` is "bool", "int" (from `low` to `high`), "rate" (a number from 0.0 to 1.0), "choice" (one of
     `choices`; the engine stores its index) or "cards" (a value per card kind, given as a partial mapping
-    of card codes or bare ranks to ints from 0 to `high`, applied over the preset's own).
+    of card codes or bare ranks to ints from 0 to `high`, applied over the variant's own).
     """
 
     name: str
     kind: str
     default: Any
     meaning: str
-    preset_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    variant_defaults: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     low: int = 0
     high: int = 0
     choices: tuple[str, ...] = ()
-    default_of_preset: Callable[[str], Any] | None = None  # "cards": the preset's own values
+    default_of_variant: Callable[[str], Any] | None = None  # "cards": the variant's own values
 
-    def default_for(self, preset: str) -> Any:
-        """This option's value in `preset` when nobody sets it."""
-        if self.default_of_preset is not None:
-            return self.default_of_preset(preset)
-        return self.preset_defaults.get(preset, self.default)
+    @property
+    def preset_defaults(self) -> Mapping[str, Any]:
+        """The older name of `variant_defaults`, kept for one release."""
+        return self.variant_defaults
+
+    def default_for(self, variant: str) -> Any:
+        """This option's value in `variant` when nobody sets it."""
+        if self.default_of_variant is not None:
+            return self.default_of_variant(variant)
+        return self.variant_defaults.get(variant, self.default)
 
     @property
     def allowed(self) -> str:
@@ -177,13 +184,13 @@ SCORINGS = ("winner_takes", "penalty")
 # The option table, in the order of the RuleSet fields.
 OPTIONS: tuple[Option, ...] = (
     Option("two_player_reverse_is_skip", "bool", True, "with 2 players a Reverse also skips the other player"),
-    Option("card_counts", "cards", "the preset's deck", "copies of each card kind in the deck",
-           high=MAX_COPIES_PER_KIND, default_of_preset=_deck_of),
-    Option("card_points", "cards", "the preset's points", "points of each card kind when a round is scored",
-           high=MAX_CARD_POINTS, default_of_preset=_points_of),
+    Option("card_counts", "cards", "the variant's deck", "copies of each card kind in the deck",
+           high=MAX_COPIES_PER_KIND, default_of_variant=_deck_of),
+    Option("card_points", "cards", "the variant's points", "points of each card kind when a round is scored",
+           high=MAX_CARD_POINTS, default_of_variant=_points_of),
     Option("hand_size", "int", 7, "cards dealt to each player", low=1, high=50),
     Option("stack_draw_two", "bool", False, "a Draw Two may be answered with a Draw Two, passing on the sum",
-           preset_defaults=MappingProxyType({"swap": True})),
+           variant_defaults=MappingProxyType({"swap": True})),
     Option("challenge_wild_draw_four", "bool", True,
            "a Wild Draw Four may be challenged (and so may be played illegally)"),
     Option("narwhal_includes_player", "bool", True, "the Narwhal's player gets a forehead card too, last"),
@@ -192,7 +199,7 @@ OPTIONS: tuple[Option, ...] = (
            choices=UNO_CALLS),
     Option("uno_catch_rate", "rate", 1.0, "chance that a missed UNO call is caught"),
     Option("uno_penalty", "int", 2, "cards drawn by a player caught not calling UNO", low=0, high=50,
-           preset_defaults=MappingProxyType({"swap": 4})),
+           variant_defaults=MappingProxyType({"swap": 4})),
     Option("target_score", "int", 500, "the score that ends a match", low=1, high=1_000_000),
     Option("scoring", "choice", "winner_takes",
            "'winner_takes' (the winner scores the others' cards) or 'penalty' (lowest running tally of own "
@@ -207,14 +214,26 @@ class _RuleSetBase:
 
     def __post_init__(self) -> None:
         """Validate every field, however the rule set was built (`make_rules`, the constructor, `replace`)."""
-        if self.preset not in PRESETS:
-            raise ValueError(f"unknown preset {self.preset!r}; the presets are {', '.join(PRESETS)}")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(VARIANTS)}")
         if self.colors not in (C.RED_COLORS, C.PINK_COLORS):
             raise ValueError(f"colors must be {C.RED_COLORS} or {C.PINK_COLORS}, got {self.colors!r}")
         for option in OPTIONS:
             object.__setattr__(self, option.name, option.check(getattr(self, option.name)))
         if self.deck_size > MAX_DECK_SIZE:
             raise ValueError(f"card_counts make a deck of {self.deck_size} cards; at most {MAX_DECK_SIZE} are allowed")
+
+    @property
+    def preset(self) -> str:
+        """The older name of `variant`, kept for one release."""
+        return self.variant
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle, also a rule set pickled before `preset` was renamed `variant`."""
+        state = dict(state)
+        if "preset" in state:
+            state["variant"] = state.pop("preset")
+        self.__dict__.update(state)
 
     @property
     def deck_size(self) -> int:
@@ -279,7 +298,7 @@ class _RuleSetBase:
 
 RuleSet = make_dataclass(
     "RuleSet",
-    [("preset", str, field(default="classic")), ("colors", tuple, field(default=C.RED_COLORS))]
+    [("variant", str, field(default="classic")), ("colors", tuple, field(default=C.RED_COLORS))]
     + [
         (option.name, option.python_type, field(default_factory=lambda option=option: option.default_for("classic")))
         for option in OPTIONS
@@ -289,22 +308,28 @@ RuleSet = make_dataclass(
     namespace={"__module__": __name__},
 )
 RuleSet.__doc__ = (
-    "A validated rule set: `preset`, its `colors` and one field per row of `OPTIONS` (`card_counts` and "
+    "A validated rule set: `variant`, its `colors` and one field per row of `OPTIONS` (`card_counts` and "
     "`card_points` per kind id). Build it with `make_rules`."
 )
 
 
-def make_rules(preset: str = "classic", **options: Any) -> RuleSet:
-    """The rule set of `preset` with `options` applied; a ValueError names anything not allowed."""
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; the presets are {', '.join(PRESETS)}")
+def make_rules(variant: str = "classic", /, **options: Any) -> RuleSet:
+    """The rule set of `variant` with `options` applied; a ValueError names anything not allowed. The variant may
+    also come as `variant=` (or `preset=`, its older name, kept for one release): a keyword is never a TypeError."""
+    for keyword in ("variant", "preset"):
+        if keyword in options:
+            if variant != "classic":
+                raise ValueError(f"give the variant once: {keyword}= names it too")
+            variant = options.pop(keyword)
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(VARIANTS)}")
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise ValueError(f"unknown option(s) {', '.join(unknown)}; the options are {', '.join(OPTION_NAMES)}")
-    colors = _PRESET_COLORS[preset]
+    colors = _VARIANT_COLORS[variant]
     values = {}
     for option in OPTIONS:
-        value = option.default_for(preset)
+        value = option.default_for(variant)
         if option.name in options:
             given = options[option.name]
             value = (
@@ -313,18 +338,18 @@ def make_rules(preset: str = "classic", **options: Any) -> RuleSet:
                 else given
             )
         values[option.name] = value
-    return RuleSet(preset=preset, colors=colors, **values)
+    return RuleSet(variant=variant, colors=colors, **values)
 
 
 def options_markdown() -> str:
-    """The option table as markdown: name, allowed values, default (and where a preset differs), meaning."""
+    """The option table as markdown: name, allowed values, default (and where a variant differs), meaning."""
     rows = ["| option | allowed values | default | meaning |", "|---|---|---|---|"]
     for option in OPTIONS:
         if option.kind == "cards":
             default = option.default
         else:
             default = f"`{option.default!r}`"
-            others = [f"`{value!r}` in `{preset}`" for preset, value in option.preset_defaults.items()]
+            others = [f"`{value!r}` in `{variant}`" for variant, value in option.variant_defaults.items()]
             if others:
                 default += f" ({', '.join(others)})"
         rows.append(f"| `{option.name}` | {option.allowed} | {default} | {option.meaning} |")

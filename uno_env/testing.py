@@ -1,6 +1,6 @@
 """A conformance kit for agents and faces, and the scenario helpers the project's tests share.
 
-`check_agent` plays an agent through every phase a preset has and raises AssertionError unless the agent is
+`check_agent` plays an agent through every phase a variant has and raises AssertionError unless the agent is
 legal everywhere, deterministic for a seed, independent of batch size and blind to what its observation
 hides. `check_faces` steps `Game`, `GameBatch`, the AEC env, the OpenSpiel game and the vector env side by side,
 with the kit's random play or agents (`opponents`) in the other seats, and raises at the first step where they
@@ -44,10 +44,10 @@ from . import actions as A
 from . import cards as C
 from . import engine as E
 from . import observation as O
-from . import rewards as R
 from .aec import env as make_env
 from .aec import raw_env
 from .game import Game, GameBatch
+from .rewards import WIN, step_rewards_one
 from .rules import RuleSet, make_rules
 from .seats import SeatLoop, agent_actions, bind
 from .vector import UnoVectorEnv
@@ -238,13 +238,13 @@ class _Check:
     def __init__(self, agent, variant, players, seed, rule_options):
         if isinstance(variant, RuleSet):
             if rule_options:
-                raise ValueError("pass rule options inside the RuleSet or as keywords with a preset name, not both")
+                raise ValueError("pass rule options inside the RuleSet or as keywords with a variant name, not both")
             self.rules = variant
         else:
             self.rules = make_rules(variant, **rule_options)
         # four agents in one state: the player, its repeat (b), the splitter (c) and the blind twin (d)
         twins = [agent(seed) for _ in range(4)] if _is_factory(agent) else [copy.deepcopy(agent) for _ in range(4)]
-        self.where = f"check_agent({_agent_label(twins[0])}, {self.rules.preset!r}, {players} players, seed {seed})"
+        self.where = f"check_agent({_agent_label(twins[0])}, {self.rules.variant!r}, {players} players, seed {seed})"
         for twin in twins:
             if not callable(getattr(twin, "act", None)) or getattr(twin, "observation", None) not in O.LEVELS:
                 self.fail(f"not an agent: it needs .act(observations, action_masks) and .observation in {O.LEVELS}")
@@ -641,7 +641,7 @@ class _Faces:
                 returns["raw_env.rewards"] = [self.aec["minimal"][g].rewards[a] for a in self.agents]
             else:  # OpenSpiel's returns are the win whatever the other faces reward
                 win = np.zeros(self.players)
-                R.step_rewards_one(batch.state_array, batch.config_array, g, R.WIN, 0, win)
+                step_rewards_one(batch.state_array, batch.config_array, g, WIN, 0, win)
                 returns["the win (uno_env.rewards)"] = win.tolist()
             self.agree(step, g, "returns", returns)
         self.agree(step, g, "final observation", final, self.specs[level])

@@ -18,6 +18,9 @@ wrong kind of value) or a ValueError (the right kind, out of range) whose messag
 An action id out of range raises `IllegalActionError` (a ValueError): no game has it among its legal actions.
 Playing a game before its first reset raises `NotResetError` (an IllegalActionError: nothing is legal there yet).
 Numpy integer scalars and 0-d integer arrays count as ints everywhere; bools never do.
+
+The limits of a game's settings are defined here once, for the game, its records and the command line:
+`SEED_LIMIT`, `EPISODES`, `MAX_STEPS_LIMIT` and `DEAL_KEYS` (the keys of a dealt scenario, `uno_env.game`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ import numpy as np
 from .actions import NUM_ACTIONS
 
 SEED_LIMIT = 2**64  # seeds are uint64: from 0 to SEED_LIMIT - 1
+EPISODES = ("round", "match")  # what an episode is: one round, or a match to the target score
+MAX_STEPS_LIMIT = 2**31 - 1  # the engine counts decisions in an int32
+DEAL_KEYS = ("dealer", "hands", "top", "deck", "foreheads", "scores")  # a dealt scenario's keys (`uno_env.game`)
 ACTION_RANGE = f"from 0 to {NUM_ACTIONS - 1}"
 
 

@@ -42,9 +42,9 @@ from numba import njit, prange
 from . import actions as A
 from . import engine as E
 from . import observation as O
-from . import rewards as R
 from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
+from .rewards import add_step_rewards, reward_kind_index
 from .seats import (  # noqa: F401  (agent_actions, illegal_flags, observe_*: re-exported, as before seats.py)
     PARALLEL_MIN_BATCH,
     SeatLoop,
@@ -78,7 +78,7 @@ def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, fin
     """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
     rounds_before = st.rounds
     E.step_game(st, c, action)
-    R.add_step_rewards(st, c, kind, rounds_before, rewards[g])
+    add_step_rewards(st, c, kind, rounds_before, rewards[g])
     if st.done:
         result = results[g]
         result.ended = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
@@ -185,7 +185,7 @@ class UnoVectorEnv:
         self.observation_layout = self.spec.layout
         self.observation_size = self.spec.size
         self.reward_kind = reward
-        self._reward_kind = R.reward_kind_index(reward)
+        self._reward_kind = reward_kind_index(reward)
         self.learner_seats = self._parse_seats(learner_seats)
         self.is_learner = np.zeros(num_players, np.bool_)
         self.is_learner[self.learner_seats] = True

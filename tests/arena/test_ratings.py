@@ -9,7 +9,7 @@ import pytest
 
 from uno_env.arena.ratings import (
     AgentSummary,
-    GameRecord,
+    GameResult,
     bradley_terry,
     deal_interval,
     format_table,
@@ -30,7 +30,7 @@ ELO_2X = 400 * math.log10(2)  # rating gap of a strength ratio of 2 (about 120.4
 
 
 def game(lineup, winners, points=None, seed=0, length=10):
-    return GameRecord(seed, tuple(lineup), tuple(winners), tuple(points or [0] * len(lineup)), length)
+    return GameResult(seed, tuple(lineup), tuple(winners), tuple(points or [0] * len(lineup)), length)
 
 
 def simulate_pairs(strengths, games_per_pair, seed=0):
@@ -49,17 +49,25 @@ def simulate_pairs(strengths, games_per_pair, seed=0):
     return out
 
 
-# ---------------------------------------------------------------------------------------------- records
+# ---------------------------------------------------------------------------------------------- results
 
 
-def test_record_coerces_and_validates():
-    r = GameRecord(3, ["a", "b"], [1], [0, 12], 40)
+def test_a_game_result_coerces_and_validates():
+    r = GameResult(3, ["a", "b"], [1], [0, 12], 40)
     assert r.lineup == ("a", "b") and r.winners == (1,) and r.points == (0, 12)
-    assert GameRecord.from_dict({"seed": 3, "lineup": ["a", "b"], "winners": [1], "points": [0, 12], "length": 40}) == r
+    assert GameResult.from_dict({"seed": 3, "lineup": ["a", "b"], "winners": [1], "points": [0, 12], "length": 40}) == r
     with pytest.raises(ValueError):
-        GameRecord(0, ("a", "b"), (2,), (0, 0), 1)
+        GameResult(0, ("a", "b"), (2,), (0, 0), 1)
     with pytest.raises(ValueError):
-        GameRecord(0, ("a", "b"), (0,), (0,), 1)
+        GameResult(0, ("a", "b"), (0,), (0,), 1)
+
+
+def test_the_older_name_game_record_is_the_game_result_for_one_release():
+    from uno_env import arena
+    from uno_env.arena import ratings as ratings_module
+
+    assert ratings_module.GameRecord is GameResult and arena.GameRecord is GameResult
+    assert "GameRecord" not in arena.__all__ and "GameResult" in arena.__all__
 
 
 # ---------------------------------------------------------------------------------------------- Wilson
@@ -211,7 +219,7 @@ def test_forty_thousand_games_are_fast():
     lineups = names[rng.integers(4, size=(40_000, 4))].tolist()
     winners = rng.integers(4, size=40_000).tolist()
     points = rng.integers(0, 200, size=(40_000, 4)).tolist()
-    records = [GameRecord(g, lineups[g], (winners[g],), points[g], 80) for g in range(40_000)]
+    records = [GameResult(g, lineups[g], (winners[g],), points[g], 80) for g in range(40_000)]
     start = time.perf_counter()
     summaries = summarize(records)
     pairwise_win_matrix(records)
@@ -320,7 +328,7 @@ def test_the_deal_interval_covers_the_truth_and_is_narrower_where_rotations_canc
             for a_seat in (0, 1):
                 a_won = rng.random() < (0.9 if favoured[seed] == (a_seat == 0) else 0.2)
                 lineup = ("A", "B") if a_seat == 0 else ("B", "A")
-                records.append(GameRecord(seed, lineup, (a_seat if a_won else 1 - a_seat,), (0, 0), 1))
+                records.append(GameResult(seed, lineup, (a_seat if a_won else 1 - a_seat,), (0, 0), 1))
         names, low, high = deal_interval(records, ["A", "B"])
         assert names == ["A", "B"] and low[0] + high[1] == pytest.approx(1.0, abs=1e-9)  # mirror images
         covered += low[0] <= 0.55 <= high[0]
@@ -333,7 +341,7 @@ def test_the_deal_interval_covers_the_truth_and_is_narrower_where_rotations_canc
 
 
 def test_summaries_carry_the_deal_interval():
-    records = [GameRecord(s, ("a", "b"), ((s + r) % 2,), (0, 0), 1) for s in range(50) for r in range(2)]
+    records = [GameResult(s, ("a", "b"), ((s + r) % 2,), (0, 0), 1) for s in range(50) for r in range(2)]
     a = {x.name: x for x in summarize(records, bootstrap=40, seed=3)}
     b = {x.name: x for x in summarize(records, bootstrap=40, seed=3)}
     assert a == b

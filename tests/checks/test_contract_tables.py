@@ -20,7 +20,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 def test_every_option_is_a_rule_set_field_and_an_engine_field_of_the_same_name():
     rule_fields = [f.name for f in dataclasses.fields(R.RuleSet)]
-    assert rule_fields == ["preset", "colors", *R.OPTION_NAMES]
+    assert rule_fields == ["variant", "colors", *R.OPTION_NAMES]
     assert set(R.OPTION_NAMES) <= set(E.CONFIG_DTYPE.names)
 
 

@@ -20,11 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from uno_env import PRESETS, Game, make_rules
+from uno_env import PRESETS, Game, make_rules, records
 from uno_env import engine as E
 from uno_env import openspiel as U
 from uno_env import picture as P
-from uno_env import records as R
 from uno_env.render import table_view
 from uno_env.replay import Replay, replay_data, replay_html, view_frames
 
@@ -247,16 +246,16 @@ def record() -> dict:
     ],
 )
 def test_hostile_json_in_a_record_is_refused_naming_the_field(record, edit, match):
-    text = edit(R.dumps_record(record))
-    with pytest.raises(R.RecordError, match=match) as info:
-        R.loads_record(text)
+    text = edit(records.dumps_record(record))
+    with pytest.raises(records.RecordError, match=match) as info:
+        records.loads_record(text)
     assert "\n" not in str(info.value)
 
 
 def test_a_record_longer_than_any_game_is_refused(record):
-    long = {**record, "max_steps": 10**9, "actions": [0] * (R.MAX_RECORD_ACTIONS + 1), "result": None}
-    with pytest.raises(R.RecordError, match=r"record\['actions'\] holds 100001 actions; a record holds at most"):
-        R.check_record(long)
+    long = {**record, "max_steps": 10**9, "actions": [0] * (records.MAX_RECORD_ACTIONS + 1), "result": None}
+    with pytest.raises(records.RecordError, match=r"record\['actions'\] holds 100001 actions; a record holds at most"):
+        records.check_record(long)
 
 
 # ---------------------------------------------------------------------------------------------- safe saves
@@ -264,11 +263,11 @@ def test_a_record_longer_than_any_game_is_refused(record):
 
 def test_a_failed_save_leaves_the_old_file_whole(record, tmp_path, monkeypatch):
     path = tmp_path / "game.json"
-    R.save_record(record, path)
+    records.save_record(record, path)
     old = path.read_bytes()
-    monkeypatch.setattr(R, "dumps_record", lambda record: "{\ud800}")  # text no file can hold
+    monkeypatch.setattr(records, "dumps_record", lambda record: "{\ud800}")  # text no file can hold
     with pytest.raises(UnicodeEncodeError):
-        R.save_record(record, path)
+        records.save_record(record, path)
     assert path.read_bytes() == old
     page = tmp_path / "game.html"
     viewer = Replay(record)
@@ -304,7 +303,7 @@ def test_write_atomic_keeps_the_files_mode_and_writes_through_a_link(tmp_path):
     os.chmod(path, 0o640)
     link = tmp_path / "link.txt"
     link.symlink_to(path)
-    R.write_atomic(link, "new")
+    records.write_atomic(link, "new")
     assert path.read_text() == "new" and link.is_symlink() and (path.stat().st_mode & 0o777) == 0o640
 
 
@@ -355,7 +354,7 @@ def test_the_replay_page_grows_with_the_record_and_stays_small():
         record = game.to_record()
         page = len(replay_html(record).encode())
         sizes.append(page / len(record["actions"]))
-        assert page < 150 * len(R.dumps_record(record).encode())  # the page of 2,966 decisions was 48 MB
+        assert page < 150 * len(records.dumps_record(record).encode())  # the page of 2,966 decisions was 48 MB
     assert max(sizes) < 1_000 and max(sizes) < 2 * min(sizes)  # bytes per decision: linear
 
 

@@ -159,7 +159,7 @@ def test_sampled_actions_follow_the_masked_softmax():
 def test_sb3_ppo_trains_saves_resumes_and_loads_as_an_agent(tmp_path):
     from uno_env.train import sb3_ppo
 
-    tiny = ["--num-envs", "16", "--n-steps", "16", "--batch-size", "64", "--n-epochs", "1", "--eval-games", "20",
+    tiny = ["--num-envs", "16", "--n-steps", "16", "--minibatch-size", "64", "--n-epochs", "1", "--eval-games", "20",
             "--eval-every", "256", "--checkpoint-every", "256", "--switch-every", "128", "--no-progress"]  # fmt: skip
     assert sb3_ppo.main([*tiny, "--timesteps", "512", "--out", str(tmp_path)]) == 0
     meta = json.loads((tmp_path / "model.json").read_text())

@@ -145,6 +145,35 @@ def test_the_rllib_checkpoint_dir_is_a_hidden_alias_of_out(tmp_path):
     assert parse([]).out == Path("runs/rllib")
 
 
+#: the commands that have the shared `--num-envs` (games stepped together) and `--episode` (`uno_env.cli`)
+NUM_ENVS = {"uno-arena", "uno-train", "uno-train-sb3"}
+EPISODE = {"uno-arena", "uno-play", "uno-train-rllib"}
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c.prog)
+def test_games_at_once_and_the_episode_are_one_shared_flag_each(command, capsys):
+    with pytest.raises(SystemExit):
+        module_of(command).main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--num-envs INT" in text) == (command.prog in NUM_ENVS)
+    assert ("--episode {round,match}" in text) == (command.prog in EPISODE)
+    if command.prog in EPISODE:
+        assert "one round, or a whole match to the target score (default: round)" in text
+        assert module_of(command).parse_args(["--episode", "match"]).episode == "match"
+        err = refusal(module_of(command).parse_args, ["--episode", "forever"], capsys)
+        assert "argument --episode: invalid choice: 'forever' (choose from" in err
+    assert "--batch-size" not in text  # a minibatch is --minibatch-size; games at once --num-envs
+
+
+def test_older_spellings_of_games_at_once_and_the_minibatch_are_hidden_aliases():
+    arena = module_of(BY_PROG["uno-arena"]).parse_args
+    assert arena(["--batch-size", "16"]).num_envs == 16 == arena(["--num-envs", "16"]).num_envs
+    assert arena([]).num_envs == 2048
+    sb3 = module_of(BY_PROG["uno-train-sb3"]).parse_args
+    assert sb3(["--batch-size", "64"]).minibatch_size == 64 == sb3(["--minibatch-size", "64"]).minibatch_size
+    assert sb3([]).minibatch_size == 4096 and sb3(["--num-envs", "8"]).num_envs == 8
+
+
 def test_the_tyro_era_spellings_still_parse(tmp_path):
     native = module_of(BY_PROG["uno-train"]).parse_args([
         "--eval-every", "20", "--no-progress", "--league", "counter:4", "greedy:1", "--hidden", "64", "64",

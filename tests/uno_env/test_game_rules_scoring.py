@@ -739,11 +739,11 @@ def test_max_steps_must_be_positive():
 
 
 def test_unknown_preset():
-    with pytest.raises(ValueError, match="unknown preset 'uno_flip'") as err:
+    with pytest.raises(ValueError, match="unknown variant 'uno_flip'") as err:
         make_rules("uno_flip")
     for p in PRESETS:
         assert p in str(err.value)
-    with pytest.raises(ValueError, match="unknown preset"):
+    with pytest.raises(ValueError, match="unknown variant"):
         Game("uno_flip", 2)
 
 

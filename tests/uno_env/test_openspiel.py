@@ -274,7 +274,7 @@ def test_stack_draw_two_changes_the_legal_actions(stack):
     ("params", "error", "match"),
     [
         ({"players": 11}, ValueError, "from 2 to 10"),
-        ({"variant": "uno_flip"}, ValueError, "the presets are classic"),
+        ({"variant": "uno_flip"}, ValueError, "the variants are classic"),
         ({"hand_size": 0}, ValueError, "hand_size must be an int from 1 to 50"),
         ({"uno_call": "sometimes"}, ValueError, "uno_call must be 'auto' or 'explicit'"),
         ({"card_counts": "WN=4"}, ValueError, "CODE:COUNT"),
