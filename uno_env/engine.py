@@ -29,6 +29,8 @@ MAX_PLAYERS = R.MAX_PLAYERS
 MAX_DECK = R.MAX_DECK_SIZE
 #: public actions the state remembers for the `belief` observation's window
 RECENT = 8
+#: `void_at` of a kind a seat has not shown it lacks this round
+NO_VOID = -32768
 
 STATE_DTYPE = np.dtype(
     [
@@ -67,11 +69,12 @@ STATE_DTYPE = np.dtype(
         # known[o, h, k]: copies of kind k that seat o knows seat h holds (from an Urrrhhh it gave, a Swap,
         # a challenge), less those h has played since: what a careful player at seat o remembers.
         ("known", np.int8, (MAX_PLAYERS, MAX_PLAYERS, C.NUM_KINDS)),
-        # What play reveals, for the `belief` observation (all public): void_age[h, k] counts the cards seat h has
-        # taken since it last drew instead of playing while kind k was playable (-1: not this round); named[h, c]
-        # the wilds with which h named colour c; took[h] the cards h has drawn this round; draw_ended[h] whether
-        # h's last turn ended with a draw and no play; recent_* the last RECENT public actions, a ring.
-        ("void_age", np.int8, (MAX_PLAYERS, C.NUM_KINDS)),
+        # What play reveals, for the `belief` observation (all public): took[h] the cards seat h has taken this
+        # round (drawn, or given by an Urrrhhh); void_at[h, k] what took[h] was when h last drew instead of playing
+        # while kind k was playable (NO_VOID: not this round), so took - void_at is the cards taken since;
+        # named[h, c] the wilds with which h named colour c; draw_ended[h] whether h's last turn ended with a draw
+        # and no play; recent_* the last RECENT public actions, a ring.
+        ("void_at", np.int16, (MAX_PLAYERS, C.NUM_KINDS)),
         ("named", np.int8, (MAX_PLAYERS, C.NUM_COLORS)),
         ("took", np.int16, (MAX_PLAYERS,)),
         ("draw_ended", np.int8, (MAX_PLAYERS,)),
@@ -308,19 +311,15 @@ def _draw_cards(st, seat, n):
         if kind < 0:
             return -1
         st.hand[seat, kind] += 1
-        _took_cards(st, seat, 1)
-        if st.took[seat] < 32767:
-            st.took[seat] += 1
+        _took_card(st, seat)
     return kind
 
 
 @njit(cache=True)
-def _took_cards(st, seat, n):
-    """`seat` took n cards: its void records are that much older (public: everyone sees cards taken)."""
-    for k in range(NK):
-        age = np.int64(st.void_age[seat, k])
-        if age >= 0:
-            st.void_age[seat, k] = min(age + n, 127)
+def _took_card(st, seat):
+    """`seat` took a card (public: everyone sees cards taken); its void records grow one card older."""
+    if st.took[seat] < 32767:
+        st.took[seat] += 1
 
 
 @njit(cache=True)
@@ -381,7 +380,7 @@ def _clear_round(st):
     st.face[:] = 0
     st.last_action[:] = -1
     st.known[:, :, :] = 0
-    st.void_age[:, :] = -1
+    st.void_at[:, :] = NO_VOID
     st.named[:, :] = 0
     st.took[:] = 0
     st.draw_ended[:] = 0
@@ -742,7 +741,7 @@ def _give_away(st, c, seat, color):
     for i in range(n):
         receiver = (seat + 1 + i % (nplayers - 1)) % nplayers
         st.hand[receiver, given[i]] += 1
-        _took_cards(st, receiver, 1)
+        _took_card(st, receiver)
         st.known[seat, receiver, given[i]] += 1  # the giver knows which card went to whom
     for o in range(nplayers):
         for r in range(RPC):
@@ -756,9 +755,10 @@ def _swap_hands(st, c, a, b):
         t = st.hand[a, k]
         st.hand[a, k] = st.hand[b, k]
         st.hand[b, k] = t
-        t = st.void_age[a, k]
-        st.void_age[a, k] = st.void_age[b, k]
-        st.void_age[b, k] = t
+        age_a = np.int64(st.took[a]) - st.void_at[a, k] if st.void_at[a, k] != NO_VOID else -1
+        age_b = np.int64(st.took[b]) - st.void_at[b, k] if st.void_at[b, k] != NO_VOID else -1
+        st.void_at[a, k] = np.int64(st.took[a]) - age_b if age_b >= 0 else NO_VOID
+        st.void_at[b, k] = np.int64(st.took[b]) - age_a if age_a >= 0 else NO_VOID
         for o in range(c.num_players):
             if o != a and o != b:
                 t = st.known[o, a, k]
@@ -797,7 +797,7 @@ def _apply(st, c, action):
                 return
             for k in range(NK):  # it drew instead of playing: it showed it held none of these (or chose not to)
                 if c.card_counts[k] > 0 and _publicly_playable(st, c, k):
-                    st.void_age[seat, k] = 0
+                    st.void_at[seat, k] = st.took[seat]
             kind = _draw_cards(st, seat, 1)
             if kind >= 0 and _playable(st, c, seat, kind):
                 st.phase = DRAWN

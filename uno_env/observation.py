@@ -59,7 +59,7 @@ FIELDS = (
     ("void_age", ("N", C.NUM_KINDS), 2, "cards each seat has taken since it last drew instead of playing while the "
      "kind was playable by colour, rank or as a wild (0: it showed it held none then; -1: not this round)"),
     ("named_colors", ("N", C.NUM_COLORS), 2, "wilds with which each seat named each colour this round"),
-    ("took", ("N",), 2, "cards each seat has drawn this round (penalties included)"),
+    ("took", ("N",), 2, "cards each seat has taken this round (drawn, penalties included, or given by an Urrrhhh)"),
     ("draw_ended", ("N",), 2, "1 for a seat whose last turn ended with a draw and no play (a kept card or one it "
      "could not play: nobody else can tell which)"),
     ("recent_actions", (E.RECENT, A.NUM_ACTIONS), 2, "the last public actions of the round, newest first, one-hot"),
@@ -322,7 +322,9 @@ def encode_belief(st, c, observer, off, out):
     for seat in range(n):
         rel = (seat - observer) % n
         start = off[F_VOID_AGE] + rel * E.NK
-        out[start : start + E.NK] = st.void_age[seat]
+        for k in range(E.NK):
+            at = st.void_at[seat, k]
+            out[start + k] = -1 if at == E.NO_VOID else _clip(np.int64(st.took[seat]) - at)
         out[off[F_NAMED] + rel * C.NUM_COLORS : off[F_NAMED] + (rel + 1) * C.NUM_COLORS] = st.named[seat]
         out[off[F_TOOK] + rel] = _clip(st.took[seat])
         out[off[F_DRAW_ENDED] + rel] = st.draw_ended[seat]

@@ -766,7 +766,7 @@ def _field_ranges(game: UnoGame) -> dict[str, tuple[int, int]]:
         "effect_amount": pile, "pending_draw": (0, _INT16), "draw_len": pile, "discard_len": pile, "fh_len": pile,
         "rounds": (0, _INT16), "draw_pile": kind, "discard": kind, "fh_card": kind, "fh_seat": seat,
         "fh_wrong": (0, 2**colors - 1), "hand": (0, 127), "face": flag, "last_action": (-1, A.NUM_ACTIONS - 1),
-        "known": (0, 127), "scores": (0, _INT32), "winners": flag, "void_age": (-1, 127), "named": (0, 127),
+        "known": (0, 127), "scores": (0, _INT32), "winners": flag, "void_at": (E.NO_VOID, _INT16), "named": (0, 127),
         "took": (0, _INT16), "draw_ended": flag, "recent_action": (-1, A.NUM_ACTIONS - 1), "recent_seat": seat_or_none,
         "recent_count": (0, _INT32),
     }  # fmt: skip
