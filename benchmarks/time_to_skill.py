@@ -144,6 +144,9 @@ def main() -> None:
         while pending and len(running) < args.parallel:
             seed, folder = pending.pop(0)
             folder.mkdir(parents=True, exist_ok=True)
+            for old in snapshots(folder, args.trainer):  # an earlier run's snapshots would join this one's curve
+                old.unlink()
+                old.with_suffix(".json").unlink(missing_ok=True)
             log = open(folder / "train.log", "w")  # noqa: SIM115 (closed with the process)
             running.append((seed, subprocess.Popen(train_command(args, seed, folder), stdout=log, stderr=log)))
         time.sleep(1)
