@@ -148,6 +148,48 @@ def deal_interval(
     return names, np.clip(rate - half, 0.0, 1.0), np.clip(rate + half, 0.0, 1.0)
 
 
+@dataclass(frozen=True)
+class HeadToHead:
+    """How `agent` did in the games whose seats only it and `opponent` held: wins per seat-game of `agent`, with
+    its 95% interval by deal, and its fair share (its seats per game)."""
+
+    agent: str
+    opponent: str
+    games: int
+    win_rate: float
+    low: float
+    high: float
+    fair: float
+
+
+def head_to_head(results: Iterable[GameResult], names: Sequence[str] | None = None) -> list[HeadToHead]:
+    """Every pair of `names` (in order; the earlier one as `agent`) that met alone at a table."""
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
+    found = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            games = [r for r in results if set(r.lineup) == {a, b}]
+            if not games:
+                continue
+            _, low, high = deal_interval(games, [a])
+            seats = sum(r.lineup.count(a) for r in games)
+            wins = sum(1 / len(r.winners) for r in games for seat in r.winners if r.lineup[seat] == a)
+            fair = seats / sum(len(r.lineup) for r in games)
+            found.append(HeadToHead(a, b, len(games), wins / seats, float(low[0]), float(high[0]), fair))
+    return found
+
+
+def format_head_to_head(pairs: Sequence[HeadToHead]) -> str:
+    """One line per pair: `A against B: rate [low, high] by deal over G games (fair f)`."""
+    width = max((len(p.agent) + len(p.opponent) for p in pairs), default=0) + 9
+    return "\n".join(
+        f"{f'{p.agent} against {p.opponent}':<{width}} {p.win_rate:.3f} [{p.low:.3f}, {p.high:.3f}] by deal, "
+        f"{p.games:,} games (fair {p.fair:.3f})"
+        for p in pairs
+    )
+
+
 # ----------------------------------------------------------------------------------- pairwise comparisons
 
 

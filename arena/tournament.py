@@ -49,7 +49,9 @@ from uno_env.vector import RESULT_DTYPE, settle
 
 from .ratings import (
     GameResult,
+    format_head_to_head,
     format_table,
+    head_to_head,
     pairwise_win_matrix,
     plot,
     summarize,
@@ -69,7 +71,12 @@ class TournamentResult:
     saved_games: list[Path] = field(default_factory=list)  # the record files of --save-games
 
     def table(self) -> str:
-        return format_table(self.summaries)
+        """The summary table, then each pair that met alone at a table: the head-to-head results."""
+        pairs = head_to_head(self.records, self.names)
+        if not pairs:
+            return format_table(self.summaries)
+        return format_table(self.summaries) + "\n\nhead to head (the first agent's win rate):\n" + \
+            format_head_to_head(pairs)  # fmt: skip
 
 
 def play_games(

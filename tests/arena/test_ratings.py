@@ -349,3 +349,18 @@ def test_summaries_carry_the_deal_interval():
     assert (a["a"].deal_low, a["a"].deal_high) == (0.5, 0.5)
     assert a["a"].win_rate_low < 0.45  # Wilson does not know
     assert "95% CI (deals)" in format_table(list(a.values()))
+
+
+def test_head_to_head_reports_each_pair_that_met_alone():
+    from uno_env.arena.ratings import format_head_to_head, head_to_head
+
+    results = [GameResult(seed, ("a", "b"), (0,), (10, 0), 5) for seed in range(6)]  # a wins 6 of 8 with b
+    results += [GameResult(seed, ("b", "a"), (0,), (10, 0), 5) for seed in range(2)]
+    results += [GameResult(seed, ("a", "c", "c", "c"), (1,), (0, 9, 0, 0), 5) for seed in range(4)]  # c's table
+    results += [GameResult(9, ("a", "b", "c"), (2,), (0, 0, 9), 5)]  # three agents: no head-to-head
+    pairs = {(p.agent, p.opponent): p for p in head_to_head(results, ["a", "b", "c"])}
+    assert set(pairs) == {("a", "b"), ("a", "c")}
+    ab, ac = pairs["a", "b"], pairs["a", "c"]
+    assert (ab.games, ab.win_rate, ab.fair) == (8, 0.75, 0.5) and ab.low < 0.75 < ab.high
+    assert (ac.games, ac.win_rate, ac.fair) == (4, 0.0, 0.25)
+    assert format_head_to_head([ab]).startswith("a against b 0.750 [")
