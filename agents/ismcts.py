@@ -43,8 +43,10 @@ import numpy as np
 from numba import njit
 
 from uno_env import actions as A
+from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.observation import CountingParts
 
 from .base import SearchAgent
 from .counter import CounterAgent, counter_decide
@@ -191,15 +193,37 @@ def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widen
 
 
 @njit(cache=True)
+def world_log_weight(root, world, cfg, log_ratio):
+    """log P(world's hidden cards | belief) - log P(them | counting), up to a constant: the sum over the other
+    seats' hidden cards (hand less what the deciding seat knows of it) of log_ratio[relative seat, kind]."""
+    me = root[0].seat
+    n = cfg[0].num_players
+    total = 0.0
+    for seat in range(n):
+        if seat == me:
+            continue
+        rel = (seat - me) % n
+        for k in range(E.NK):
+            hidden = np.int64(world[0].hand[seat, k]) - root[0].known[me, seat, k]
+            if hidden > 0:
+                total += hidden * log_ratio[rel, k]
+    return total
+
+
+@njit(cache=True)
 def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rollout, model_others, level, off,
            obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail, done, diff,
-           diff_sq):  # fmt: skip
+           diff_sq, log_ratio, weights):  # fmt: skip
     """Run about `iterations` more iterations from the 1-game state `root` (never changed) into the tree (keys,
     slots, count; visits, wins, avail per node and action). With `paired`, each world is played once after every
     root action (whole rounds of them), and diff, diff_sq (per action) sum the paired differences of its wins
-    and the rollout policy's choice's; done = (iterations, worlds, paired worlds). Returns the root's node (-1: not
-    added) and the rollout policy's choice there."""
+    and the rollout policy's choice's; done = (iterations, worlds, paired worlds). With a belief (`log_ratio` (N,
+    kinds) not all zero: `world_log_weight`), each paired world counts with the weight exp(log weight), and
+    weights = (sum of the weights, sum of their squares). Returns the root's node (-1: not added) and the rollout
+    policy's choice there."""
     world = root.copy()
+    probe = root.copy()
+    weighted = np.any(log_ratio != 0.0)
     path_node = np.empty(MAX_PATH, np.int64)
     path_action = np.empty(MAX_PATH, np.int64)
     path_seat = np.empty(MAX_PATH, np.int64)
@@ -220,6 +244,11 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
                      avail, path_node, path_action, path_seat)  # fmt: skip
             continue
         base = 0.0
+        weight = 1.0
+        if weighted:  # the world this seed redeals, weighed by how the belief rates its hidden cards
+            probe[:] = root
+            if E.resample_hidden(probe, cfg, 0, world_seed) == E.RESAMPLED:
+                weight = np.exp(world_log_weight(root, probe, cfg, log_ratio))
         for i in range(legal.shape[0]):
             done[0] += 1
             winner = _playout(root, world, cfg, root_node, legal[i], world_seed, exploration, widening, seer, rollout,
@@ -233,8 +262,10 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
         else:
             for i in range(legal.shape[0]):
                 d = won[i] - base
-                diff[legal[i]] += d
-                diff_sq[legal[i]] += d * d
+                diff[legal[i]] += weight * d
+                diff_sq[legal[i]] += weight * d * d
+            weights[0] += weight
+            weights[1] += weight * weight
             done[2] += 1
     return root_node, preferred
 
@@ -264,6 +295,7 @@ class ISMCTSAgent(SearchAgent):
         others: str = "model",
         seer: bool = False,
         max_nodes: int | None = None,
+        belief: bool = False,
     ):
         if (iterations is None) == (milliseconds is None):
             if iterations is None:
@@ -298,9 +330,16 @@ class ISMCTSAgent(SearchAgent):
         self.others = others
         self.seer = bool(seer)
         self.max_nodes = max_nodes or (iterations + 1 if iterations else 100_000)
+        if belief and (seer or root != "paired"):
+            raise ValueError("a belief weighs the paired root's worlds: it needs root='paired' and no seer")
+        self.belief = None  # the shipped belief model, loaded by `bind` when `belief` is on
+        self.weigh_worlds = bool(belief)
         if seer:
             self.observation = "seer"  # it sees every card: refused where honesty is checked (check_agent)
-        self.name = ("seer" if seer else "ismcts") + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
+        elif belief:
+            self.observation = "belief"  # the model reads the seat's belief observation; the search still 'knowledge'
+        kind = "seer" if seer else "ismcts-belief" if belief else "ismcts"
+        self.name = kind + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
         self._counter = CounterAgent(seed=self.seed)
         self.spec = None
         self.searches = 0  # decisions searched (more than one legal action)
@@ -310,6 +349,10 @@ class ISMCTSAgent(SearchAgent):
 
     def bind(self, spec, rules) -> None:
         """The game it plays (`uno_env.agents.base.bind`); the rollouts' `counter` reads the same observation."""
+        if self.weigh_worlds:
+            from .belief import load_belief
+
+            self.belief = load_belief(rules.variant, num_players=spec.num_players)
         if spec.level != "knowledge":
             spec = O.ObservationSpec("knowledge", spec.num_players)
         self.spec = spec
@@ -329,6 +372,20 @@ class ISMCTSAgent(SearchAgent):
         if row[0]["phase"] == E.CHALLENGE_PHASE:
             return self._policy_choice(row, config, observation)
         return self._search_one(row, config, observation, legal)
+
+    def _log_ratio(self, seen: np.ndarray) -> np.ndarray:
+        """(N, kinds): log of the belief's probability of each hidden card's kind over counting's, per relative
+        seat (zeros without a belief: every world counts the same)."""
+        n = self.spec.num_players
+        ratio = np.zeros((n, C.NUM_KINDS))
+        if self.belief is None:
+            return ratio
+        rows = np.asarray(seen, np.int8)[None]
+        believed = self.belief.probabilities(rows)[0]
+        counted = CountingParts(rows, "belief", n).counting_probabilities()[0]
+        possible = counted > 0
+        ratio[1:][possible] = np.log(believed[possible]) - np.log(counted[possible])
+        return ratio
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""
@@ -352,6 +409,8 @@ class ISMCTSAgent(SearchAgent):
         done = np.zeros(3, np.int64)
         diff = np.zeros(A.NUM_ACTIONS)
         diff_sq = np.zeros(A.NUM_ACTIONS)
+        weights = np.zeros(2)
+        log_ratio = self._log_ratio(seen)
         spec, counter = self.spec, self._counter
         obs = np.zeros((1, spec.size), np.int8)
         mask = np.zeros((1, A.NUM_ACTIONS), np.int8)
@@ -364,7 +423,7 @@ class ISMCTSAgent(SearchAgent):
             return search(root, config, n, self.exploration, self.widening, paired, seed, self.seer, rollout,
                           self.others == "model", spec.index, spec.offsets, obs, mask, rng, counter._points,
                           counter._counts, counter.kernel_params(), act, self._keys, self._slots, count,
-                          self._visits, self._wins, self._avail, done, diff, diff_sq)  # fmt: skip
+                          self._visits, self._wins, self._avail, done, diff, diff_sq, log_ratio, weights)  # fmt: skip
 
         if self.iterations is not None:
             node, preferred = run(self.iterations)
@@ -377,9 +436,10 @@ class ISMCTSAgent(SearchAgent):
         self.searched_iterations += int(done[0])
         self.search_seconds += time.perf_counter() - start
         if paired:  # another action than the policy's only where it won clearly more of the same worlds
-            worlds = max(int(done[2]), 1)
-            mean = diff[legal] / worlds
-            se = np.sqrt(np.maximum(diff_sq[legal] / worlds - mean**2, 1e-12) / worlds)
+            total, squares = (weights[0], weights[1]) if weights[0] > 0 else (1.0, 1.0)
+            worlds = total**2 / squares  # the effective number of worlds (all of them when unweighted)
+            mean = diff[legal] / total
+            se = np.sqrt(np.maximum(diff_sq[legal] / total - mean**2, 1e-12) / worlds)
             z = np.where(mean > 0, mean / se, 0.0)
             if done[2] and z.max() > self.z:
                 self.overrides += 1

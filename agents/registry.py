@@ -3,7 +3,7 @@
 Baselines by name (`random`, `naive`, `greedy`, `counter`); trained agents as PREFIX:ARGUMENT (`ppo:classic`,
 `ppo:FILE.pt`, `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR`), loaded on demand so that torch, SB3 and Ray are
 imported only by those who seat them; search agents as NAME or NAME:BUDGET (`ismcts`, `ismcts:500`,
-`ismcts:20ms`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`.
+`ismcts:20ms`, `ismcts-belief:100`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`.
 
 A plain install (no extras) seats the baselines and the compiled search agents; `ppo:` needs torch, `sb3:`
 Stable-Baselines3 (the `train` extra), `rllib:` Ray (`rllib`) and `openspiel-ismcts` OpenSpiel (`openspiel`):
@@ -83,6 +83,12 @@ def _ismcts(argument: str, seed: int | None, trust: bool):
     return ISMCTSAgent(seed, **_search_settings("ismcts", argument))
 
 
+def _ismcts_belief(argument: str, seed: int | None, trust: bool):
+    from .ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed, belief=True, **_search_settings("ismcts-belief", argument))
+
+
 def _seer(argument: str, seed: int | None, trust: bool):
     from .ismcts import ISMCTSAgent
 
@@ -100,10 +106,10 @@ def _openspiel_ismcts(argument: str, seed: int | None, trust: bool):
 
 
 # Search agents by NAME or NAME:BUDGET (iterations, or milliseconds as 20ms): loader(argument, seed, trust).
-SEARCHES = {"ismcts": _ismcts, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
+SEARCHES = {"ismcts": _ismcts, "ismcts-belief": _ismcts_belief, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
 SEARCH_HELP = (
-    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide], seer[:...] (sees every hand), "
-    "openspiel-ismcts[:ITERATIONS]"
+    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide], ismcts-belief[:...] (worlds "
+    "weighed by the shipped belief model), seer[:...] (sees every hand), openspiel-ismcts[:ITERATIONS]"
 )
 
 # Trained agents by PREFIX:ARGUMENT: loader(argument, seed, trust) -> agent.

@@ -158,3 +158,37 @@ def test_a_league_opponent_of_the_native_trainer(tmp_path):
     assert config.league_shares == {"ismcts:4": 1.0, "counter": 1.0}
     native_ppo.train(config)
     assert (tmp_path / "policy.pt").exists()
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("unocorns", 4)])
+def test_the_belief_weighted_search_passes_the_conformance_kit(variant, players):
+    # the belief reads only the seat's own observation, and the worlds still come from the engine's redeal
+    agent = make_agent("ismcts-belief:12", seed=1)
+    assert agent.name == "ismcts-belief:12" and agent.observation == "belief"
+    summary = check_agent(lambda seed: ISMCTSAgent(seed, iterations=12, belief=True), variant, players, games=4,
+                          decisions=40)  # fmt: skip
+    assert summary["redealt"] > 20
+
+
+def test_world_weights_follow_the_belief_and_are_one_without_it():
+    from uno_env.agents.ismcts import world_log_weight
+
+    batch = new_game("classic", [["R5", "G3"], ["B7", "B8", "Y2"]], "R1", ["Y4", "G6", "B1"], dealer=1).batch
+    root = batch.state_array[:1].copy()
+    ratio = np.zeros((2, 59))
+    assert world_log_weight(root, root, batch.config_array, ratio) == 0.0
+    ratio[1, batch.rules.codes.index("B7")] = 2.0  # the belief says seat 1 holds blue 7s more than counting does
+    ratio[1, batch.rules.codes.index("Y2")] = -1.0
+    assert world_log_weight(root, root, batch.config_array, ratio) == 1.0  # one B7 (+2) and one Y2 (-1)
+    agent = bound(ISMCTSAgent(3, iterations=8, belief=True), batch, 2)
+    seen = batch.observe(0, 0, "belief")[0]
+    weights = agent._log_ratio(seen)
+    assert weights.shape == (2, 59) and (weights[0] == 0).all() and np.abs(weights[1]).max() > 0
+    assert (bound(ISMCTSAgent(3, iterations=8), batch, 2)._log_ratio(batch.observe(0, 0)[0]) == 0).all()
+
+
+def test_a_belief_needs_the_paired_root_and_no_seer():
+    with pytest.raises(ValueError, match="paired"):
+        ISMCTSAgent(1, belief=True, root="ucb")
+    with pytest.raises(ValueError, match="seer"):
+        ISMCTSAgent(1, belief=True, seer=True)
