@@ -99,10 +99,16 @@ class PolicyNetwork(nn.Module):
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """observations (B, L) int8/float (with `hint`: `add_hints`' output), masks (B, 77) bool -> masked
         logits (B, 77), values (B,)."""
+        logits, values, _ = self.forward_with_features(observations, masks)
+        return logits, values
+
+    def forward_with_features(self, observations: torch.Tensor, masks: torch.Tensor):
+        """`forward`'s logits and values, and the trunk's output they are read from (for training's auxiliary
+        heads)."""
         first = self.trunk[0]  # the scale folded into the first layer's weights: cheaper than scaling inputs
         features = self.trunk[1:](nn.functional.linear(observations.float(), first.weight * self.scale, first.bias))
         logits = self.policy_head(features).masked_fill(~masks, ILLEGAL_LOGIT)
-        return logits, self.value_head(features).squeeze(-1)
+        return logits, self.value_head(features).squeeze(-1), features
 
     def to_file_dict(self, variant: str, rule_options: dict | None = None, **trained: Any) -> dict[str, Any]:
         """This network as a policy file's dict (see the module docstring)."""

@@ -42,6 +42,8 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_env import VARIANTS, make_rules
+from uno_env import cards as C
+from uno_env import observation as O
 from uno_env.agents.base import bind
 from uno_env.agents.baselines import BASELINES
 from uno_env.agents.registry import make_agent
@@ -57,7 +59,7 @@ from uno_env.cli import (
     positive_int,
     rule_options,
 )
-from uno_env.extras import allow_missing_extra, require_extra
+from uno_env.extras import missing_extra_base, require_extra
 from uno_env.records import write_atomic
 from uno_env.train import check_device
 from uno_env.vector import UnoVectorEnv
@@ -67,8 +69,10 @@ try:  # the train extra: without it the module still imports, so `uno-train --he
     from torch.utils.tensorboard import SummaryWriter
 
     from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, load_plain_data, sample_actions
+
+    Module = torch.nn.Module
 except ModuleNotFoundError as error:
-    allow_missing_extra(error)  # main() and train() say which extra to install
+    Module = missing_extra_base(error)  # main() and train() say which extra to install
 
 #: what training needs of the train extra
 TRAIN_MODULES = ("torch", "tensorboard")
@@ -85,8 +89,9 @@ class Config:
     options: tuple[str, ...] = ()
     """Rule options over the variant's defaults as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g.
     stack_draw_two=true: one per --option, repeated for more."""
-    observation: Annotated[str, Flag(choices=("minimal", "knowledge"))] = "knowledge"
-    """The observation level the policy reads (minimal or knowledge)."""
+    observation: Annotated[str, Flag(choices=("minimal", "knowledge", "belief"))] = "knowledge"
+    """The observation level the policy reads (minimal, knowledge, or belief: knowledge plus what the round's public
+    history says about the hidden hands)."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
     """Opponents as NAME:SHARE (the share of games each plays, after the last colon): agent names (baselines,
     `ppo:classic`, searches as `ismcts:100:1`), and `self` for past snapshots."""
@@ -134,6 +139,9 @@ class Config:
     """The value function: `own` (the policy network's value head, reading the policy's observation) or `seer`
     (a separate network of the same widths that reads `seer` observations, every hand: a privileged critic,
     used in training only, whose sharper values lower the variance of the advantages)."""
+    hand_loss: Annotated[float, nonnegative_float] = 0.0
+    """Weight of an auxiliary loss (0: none): a head on the policy network's trunk predicts every other seat's hand
+    (copies of each card kind), labelled by the engine, in training only; the policy file keeps no trace of it."""
     snapshot_every: Annotated[int, positive_int] = 10
     """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
     league_size: Annotated[int, positive_int] = 20
@@ -185,8 +193,8 @@ class Config:
     def validate(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(VARIANTS)}")
-        if self.observation not in ("minimal", "knowledge"):
-            raise ValueError(f"observation must be minimal or knowledge, got {self.observation!r}")
+        if self.observation not in ("minimal", "knowledge", "belief"):
+            raise ValueError(f"observation must be minimal, knowledge or belief, got {self.observation!r}")
         make_rules(self.variant, **self.rule_options).check_players(self.players)  # the engine's message
         if not self.league or any(share <= 0 for share in self.league_shares.values()):
             raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
@@ -221,7 +229,7 @@ class Config:
 CHECKPOINT_FORMAT = "uno-env-checkpoint-1"
 CHECKPOINT_TYPES: dict[str, type | tuple[type, ...]] = {
     "config": dict, "network": dict, "critic": (dict, type(None)), "optimizer": dict, "update": int, "steps": int,
-    "minutes": (int, float), "snapshots": list, "history": list,
+    "minutes": (int, float), "snapshots": list, "history": list, "hand_head": (dict, type(None)),
 }  # fmt: skip
 
 
@@ -335,6 +343,14 @@ class League:
         parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in enumerate(self.groups)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
+    def hand_labels(self) -> np.ndarray | None:
+        """The other seats' hands at the learner's decisions, (B, (N - 1) * kinds) int8 in relative order, for the
+        auxiliary head (labels from the engine, training only); None without it."""
+        if not self.config.hand_loss:
+            return None
+        where, _ = O.observation_layout("seer", self.config.players)["hands"]
+        return np.concatenate([venv.observe("seer")[:, where][:, C.NUM_KINDS :] for _, venv, _ in self.groups])
+
     def critic_observations(self) -> np.ndarray | None:
         """The learner's decisions seen whole (`seer`), for a privileged critic; None with the own critic."""
         if self.config.critic == "own":
@@ -367,12 +383,30 @@ def evaluate(network: PolicyNetwork, config: Config, seed: int) -> dict[str, tup
     }
 
 
-def forward(network, critic, obs, masks, critic_obs) -> tuple[torch.Tensor, torch.Tensor]:
-    """Masked logits from the policy network, values from the critic (the same network with the own critic)."""
-    logits, values = network(obs, masks)
+def forward(network, critic, obs, masks, critic_obs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Masked logits from the policy network, values from the critic (the same network with the own critic), and
+    the policy trunk's features (for the auxiliary hand head)."""
+    logits, values, features = network.forward_with_features(obs, masks)
     if critic is not network:
         _, values = critic(critic_obs, masks)
-    return logits, values
+    return logits, values, features
+
+
+class HandHead(Module):
+    """Training only: every other seat's hand (copies per kind) read from the policy trunk's features, so that the
+    trunk learns what the observation says about the hidden cards. Labels come from the engine (`seer`)."""
+
+    def __init__(self, width: int, num_players: int):
+        super().__init__()
+        self.linear = torch.nn.Linear(width, (num_players - 1) * C.NUM_KINDS)
+
+    def loss(self, features: torch.Tensor, hands: torch.Tensor) -> torch.Tensor:
+        return torch.nn.functional.mse_loss(self.linear(features), hands.float())
+
+
+def auxiliary_loss(head: HandHead | None, features: torch.Tensor, mb: dict[str, torch.Tensor], config: Config):
+    """`hand_loss` times the hand head's loss (0 without the head)."""
+    return features.new_zeros(()) if head is None else config.hand_loss * head.loss(features, mb["hands"])
 
 
 def minibatches(batch: dict[str, torch.Tensor], size: int):
@@ -386,15 +420,17 @@ def minibatches(batch: dict[str, torch.Tensor], size: int):
         yield {key: value.index_select(0, idx) for key, value in batch.items()}
 
 
-def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config,
+               head: HandHead | None = None) -> dict[str, float]:  # fmt: skip
     """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses.
 
     The losses are summed as tensors and read once at the end: `.item()` on a GPU waits for its queue."""
-    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0}
+    stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0,
+             "hand_loss": 0.0}  # fmt: skip
     steps = 0
     for _ in range(config.epochs):
         for mb in minibatches(batch, config.minibatch_size):
-            logits, values = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
+            logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
             log_probs = torch.log_softmax(logits, -1)
             new_logp = log_probs.gather(1, mb["actions"][:, None]).squeeze(1)
             # softmax, not log_probs.exp(): on CPU, exp of the masked entries' -1e9 takes ~15x longer
@@ -407,12 +443,14 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
             policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - config.clip, 1 + config.clip))
             policy_loss = policy_loss.mean()
             value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
-            loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
+            hand_loss = auxiliary_loss(head, features, mb, config)
+            loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy + hand_loss
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
+            torch.nn.utils.clip_grad_norm_(parameters(network, critic, head), config.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
+                stats["hand_loss"] += hand_loss
                 stats["policy_loss"] += policy_loss
                 stats["value_loss"] += value_loss
                 stats["entropy"] += entropy
@@ -422,19 +460,22 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
-def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config) -> dict[str, float]:
+def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config,
+                     head: HandHead | None = None) -> dict[str, float]:  # fmt: skip
     """One pass of cross-entropy on the teacher's actions plus the value loss, over shuffled minibatches."""
-    stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0}
+    stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0, "hand_loss": 0.0}
     steps = 0
     for mb in minibatches(batch, config.minibatch_size):
-        logits, values = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
+        logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
         imitation_loss = torch.nn.functional.cross_entropy(logits, mb["actions"])
         value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
+        hand_loss = auxiliary_loss(head, features, mb, config)
         optimizer.zero_grad(set_to_none=True)
-        (imitation_loss + config.value_coef * value_loss).backward()
-        torch.nn.utils.clip_grad_norm_(parameters(network, critic), config.max_grad_norm)
+        (imitation_loss + config.value_coef * value_loss + hand_loss).backward()
+        torch.nn.utils.clip_grad_norm_(parameters(network, critic, head), config.max_grad_norm)
         optimizer.step()
         with torch.no_grad():  # summed as tensors, read once (see ppo_update)
+            stats["hand_loss"] += hand_loss
             stats["imitation_loss"] += imitation_loss
             stats["imitation_accuracy"] += (logits.argmax(-1) == mb["actions"]).float().mean()
             stats["value_loss"] += value_loss
@@ -442,9 +483,11 @@ def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor],
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
-def parameters(network, critic) -> list[torch.nn.Parameter]:
-    """The trained parameters: the policy network's, and the critic's when it is a network of its own."""
-    return list(network.parameters()) + (list(critic.parameters()) if critic is not network else [])
+def parameters(network, critic, head: HandHead | None = None) -> list[torch.nn.Parameter]:
+    """The trained parameters: the policy network's, the critic's when it is a network of its own, and the hand
+    head's when there is one."""
+    return (list(network.parameters()) + (list(critic.parameters()) if critic is not network else [])
+            + (list(head.parameters()) if head is not None else []))  # fmt: skip
 
 
 def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.Tensor:
@@ -481,7 +524,8 @@ def train(config: Config) -> dict[str, Any]:
     rng = np.random.default_rng(config.seed)
     network = PolicyNetwork(config.observation, config.players, config.hidden, config.hint).to(device)
     critic = network if config.critic == "own" else PolicyNetwork("seer", config.players, config.hidden).to(device)
-    optimizer = torch.optim.Adam(parameters(network, critic), lr=config.learning_rate, eps=1e-5)
+    head = HandHead(config.hidden[-1], config.players).to(device) if config.hand_loss else None
+    optimizer = torch.optim.Adam(parameters(network, critic, head), lr=config.learning_rate, eps=1e-5)
     update, steps_done, minutes_done = 0, 0, 0.0
     if state is not None:
         check_weights(network, state["network"], "the network")
@@ -489,7 +533,12 @@ def train(config: Config) -> dict[str, Any]:
         if critic is not network:
             check_weights(critic, state["critic"], "the critic")
             critic.load_state_dict(state["critic"])
-        check_optimizer_state(state["optimizer"], parameters(network, critic))
+        if head is not None:
+            if state.get("hand_head") is None:
+                raise ValueError("the checkpoint's settings have a hand loss but it holds no hand head")
+            check_weights(head, state["hand_head"], "the hand head")
+            head.load_state_dict(state["hand_head"])
+        check_optimizer_state(state["optimizer"], parameters(network, critic, head))
         optimizer.load_state_dict(state["optimizer"])  # a ValueError if its groups do not fit
         update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
         rng = np.random.default_rng([config.seed, update])
@@ -514,6 +563,8 @@ def train(config: Config) -> dict[str, Any]:
     buffers = {
         "obs": torch.zeros((t_len, b, network.input_size), dtype=torch.int8, device=device),
         "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
+        "hands": torch.zeros((t_len, b, (config.players - 1) * C.NUM_KINDS if head is not None else 0),
+                             dtype=torch.int8, device=device),  # fmt: skip
         "critic_obs": torch.zeros((t_len, b, 0 if critic_obs_np is None else critic_obs_np.shape[1]),
                                   dtype=torch.int8, device=device),  # fmt: skip
         "actions": torch.zeros((t_len, b), dtype=torch.long, device=device),
@@ -542,6 +593,7 @@ def train(config: Config) -> dict[str, Any]:
             "format": CHECKPOINT_FORMAT,
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
             "network": network.state_dict(), "critic": critic.state_dict() if critic is not network else None,
+            "hand_head": head.state_dict() if head is not None else None,
             "optimizer": optimizer.state_dict(), "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
             "snapshots": league.snapshots, "history": history, "commands": commands,
@@ -565,8 +617,11 @@ def train(config: Config) -> dict[str, Any]:
             obs = torch.from_numpy(league.network_input(obs_np, masks_np)).to(device)
             masks = torch.from_numpy(masks_np).to(device).bool()
             critic_obs = None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device)
+            hands_np = league.hand_labels()
+            if hands_np is not None:
+                buffers["hands"][t] = torch.from_numpy(hands_np).to(device)
             with torch.inference_mode():
-                logits, values = forward(network, critic, obs, masks, critic_obs)
+                logits, values, _ = forward(network, critic, obs, masks, critic_obs)
                 actions = sample_actions(logits)
                 if imitating:  # the teacher plays the learner's seat; the network learns from its actions
                     actions = torch.from_numpy(teacher.act(obs_np, masks_np)).to(device)
@@ -586,7 +641,7 @@ def train(config: Config) -> dict[str, Any]:
 
         update_started = time.perf_counter()
         with torch.inference_mode():
-            _, last_values = forward(
+            _, last_values, _ = forward(
                 network, critic, torch.from_numpy(league.network_input(obs_np, masks_np)).to(device),
                 torch.from_numpy(masks_np).to(device).bool(),
                 None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device),
@@ -596,12 +651,13 @@ def train(config: Config) -> dict[str, Any]:
         batch = {
             "obs": buffers["obs"].reshape(t_len * b, -1), "masks": buffers["masks"].reshape(t_len * b, -1),
             "critic_obs": buffers["critic_obs"].reshape(t_len * b, -1),
+            "hands": buffers["hands"].reshape(t_len * b, -1),
             "actions": buffers["actions"].reshape(-1), "logp": buffers["logp"].reshape(-1),
             "advantages": advantages.reshape(-1), "returns": (advantages + buffers["values"]).reshape(-1),
         }  # fmt: skip
         network.train()
         critic.train()
-        stats = (imitation_update if imitating else ppo_update)(network, critic, optimizer, batch, config)
+        stats = (imitation_update if imitating else ppo_update)(network, critic, optimizer, batch, config, head)
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started

@@ -91,6 +91,40 @@ def test_native_ppo_with_a_seer_critic_trains_and_resumes(tmp_path):
     assert not torch.equal(after["critic"]["value_head.weight"], state["critic"]["value_head.weight"])
 
 
+def test_native_ppo_reads_the_belief_level_and_learns_the_hands_with_an_auxiliary_head(tmp_path):
+    """`--observation belief` and `--hand-loss`: the head learns from the engine's hands (its loss falls), lives in
+    the checkpoint for resuming, and leaves the policy file a plain belief-level policy that plays."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from uno_env.train import native_ppo
+
+    config = native_ppo.parse_args([
+        *TINY_NATIVE, "--observation", "belief", "--hand-loss", "1", "--learning-rate", "0.01", "--total-steps",
+        "4096", "--checkpoint-every", "1", "--out", str(tmp_path / "a"),
+    ])  # fmt: skip
+    assert native_ppo.train(config)["steps"] == 4096
+    state = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=True)
+    assert state["hand_head"]["linear.weight"].shape == (59, 32)  # one other seat x 59 kinds, from the trunk
+    data = load_policy_file(tmp_path / "a" / "policy.pt")
+    assert data["observation"] == "belief" and not any("hand" in key for key in data["state_dict"])
+    logged = EventAccumulator(str(tmp_path / "a" / "tensorboard")).Reload().Scalars("loss/hand_loss")
+    assert logged[-1].value < logged[0].value
+    agent = PolicyAgent(tmp_path / "a" / "policy.pt")
+    records = play_games({"p": agent, "greedy": make_agent("greedy")}, ["p", "greedy"], games=20, seed=1)
+    assert len(records) == 20
+    summary = native_ppo.train(native_ppo.Config(resume=tmp_path / "a" / "checkpoint.pt", total_steps=5120,
+                                                 out=tmp_path / "b", progress=False))  # fmt: skip
+    assert summary["steps"] == 5120
+    plain = native_ppo.parse_args([*TINY_NATIVE, "--total-steps", "512", "--out", str(tmp_path / "p")])
+    native_ppo.train(plain)
+    assert torch.load(tmp_path / "p" / "checkpoint.pt", weights_only=True)["hand_head"] is None
+    state["hand_head"] = None  # settings with a hand loss, but no head: refused before anything trains
+    torch.save(state, tmp_path / "broken.pt")
+    with pytest.raises(ValueError, match="holds no hand head"):
+        native_ppo.train(native_ppo.Config(resume=tmp_path / "broken.pt", total_steps=8192, out=tmp_path / "q",
+                                           progress=False))  # fmt: skip
+
+
 def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
     from uno_env.train import native_ppo
 
