@@ -296,6 +296,7 @@ class ISMCTSAgent(SearchAgent):
         seer: bool = False,
         max_nodes: int | None = None,
         belief: bool = False,
+        belief_power: float = 1.0,
     ):
         if (iterations is None) == (milliseconds is None):
             if iterations is None:
@@ -332,6 +333,9 @@ class ISMCTSAgent(SearchAgent):
         self.max_nodes = max_nodes or (iterations + 1 if iterations else 100_000)
         if belief and (seer or root != "paired"):
             raise ValueError("a belief weighs the paired root's worlds: it needs root='paired' and no seer")
+        if isinstance(belief_power, bool) or not (isinstance(belief_power, int | float) and belief_power >= 0):
+            raise ValueError(f"belief_power must be a number >= 0, got {belief_power!r}")
+        self.belief_power = float(belief_power)  # the world's odds to this power: below 1 tempers them
         self.belief = None  # the shipped belief model, loaded by `bind` when `belief` is on
         self.weigh_worlds = bool(belief)
         if seer:
@@ -340,6 +344,8 @@ class ISMCTSAgent(SearchAgent):
             self.observation = "belief"  # the model reads the seat's belief observation; the search still 'knowledge'
         kind = "seer" if seer else "ismcts-belief" if belief else "ismcts"
         self.name = kind + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
+        if belief and self.belief_power != 1.0:
+            self.name += f":power{self.belief_power:g}"
         self._counter = CounterAgent(seed=self.seed)
         self.spec = None
         self.searches = 0  # decisions searched (more than one legal action)
@@ -385,7 +391,7 @@ class ISMCTSAgent(SearchAgent):
         counted = CountingParts(rows, "belief", n).counting_probabilities()[0]
         possible = counted > 0
         ratio[1:][possible] = np.log(believed[possible]) - np.log(counted[possible])
-        return ratio
+        return self.belief_power * ratio
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""

@@ -65,6 +65,8 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
             settings["root"] = part
         elif part == "wide":
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
+        elif name == "ismcts-belief" and part.startswith("power") and _is_number(part[5:]):
+            settings["belief_power"] = float(part[5:])  # the worlds' odds to this power (ismcts-belief:100:power0.2)
         elif number.isdigit() and int(number) > 0:
             settings["milliseconds" if part.endswith("ms") else "iterations"] = int(number)
         else:
@@ -75,6 +77,13 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
                 f"'wide'; got {part!r}"
             )
     return settings
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return float(text) >= 0
+    except ValueError:
+        return False
 
 
 def _ismcts(argument: str, seed: int | None, trust: bool):

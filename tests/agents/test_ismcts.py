@@ -192,3 +192,17 @@ def test_a_belief_needs_the_paired_root_and_no_seer():
         ISMCTSAgent(1, belief=True, root="ucb")
     with pytest.raises(ValueError, match="seer"):
         ISMCTSAgent(1, belief=True, seer=True)
+    with pytest.raises(ValueError, match="belief_power"):
+        ISMCTSAgent(1, belief=True, belief_power=-1)
+    tempered = make_agent("ismcts-belief:50:power0.25", seed=2)
+    assert (tempered.belief_power, tempered.name) == (0.25, "ismcts-belief:50:power0.25")
+    with pytest.raises(ValueError, match="got 'power0.25'"):
+        make_agent("ismcts:50:power0.25")  # only the belief search has a power
+
+
+def test_a_tempered_belief_scales_the_log_odds():
+    batch = new_game("classic", [["R5", "G3"], ["B7", "B8", "Y2"]], "R1", ["Y4", "G6", "B1"], dealer=1).batch
+    seen = batch.observe(0, 0, "belief")[0]
+    full = bound(ISMCTSAgent(3, iterations=8, belief=True), batch, 2)._log_ratio(seen)
+    half = bound(ISMCTSAgent(3, iterations=8, belief=True, belief_power=0.5), batch, 2)._log_ratio(seen)
+    assert np.allclose(half, full / 2) and np.abs(full).max() > 0
