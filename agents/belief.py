@@ -109,17 +109,30 @@ class BeliefModel:
 
     def probabilities(self, observations: np.ndarray) -> np.ndarray:
         """(B, N - 1, K): each hidden card's kind distribution for relative seats 1 .. N - 1."""
+        return self._read(observations)[1]
+
+    def predict(self, observations: np.ndarray) -> np.ndarray:
+        """(B, L) int8 observations at `self.observation` -> (B, N, NUM_KINDS) float32 expected copies."""
+        parts, probabilities = self._read(observations)
+        return parts.expected(probabilities).astype(np.float32)
+
+    def log_odds(self, observations: np.ndarray) -> np.ndarray:
+        """(B, N - 1, K): log of the model's probability of each hidden card's kind over counting's (0 for kinds with
+        no unseen copy): how much more likely the model finds each card than counting does."""
+        parts, believed = self._read(observations)
+        counted = parts.counting_probabilities()
+        odds = np.zeros_like(believed)
+        possible = counted > 0
+        odds[possible] = np.log(believed[possible]) - np.log(counted[possible])
+        return odds
+
+    def _read(self, observations: np.ndarray) -> tuple[CountingParts, np.ndarray]:
+        """The counting parts of checked observations, and the model's probabilities (B, N - 1, K)."""
         observations = self._checked(observations)
         parts = CountingParts(observations, self.observation, self.num_players)
         with torch.inference_mode():
             logits = self.network(torch.from_numpy(observations))
-            return probabilities_from_logits(logits, torch.from_numpy(parts.unseen)).numpy()
-
-    def predict(self, observations: np.ndarray) -> np.ndarray:
-        """(B, L) int8 observations at `self.observation` -> (B, N, NUM_KINDS) float32 expected copies."""
-        observations = self._checked(observations)
-        parts = CountingParts(observations, self.observation, self.num_players)
-        return parts.expected(self.probabilities(observations)).astype(np.float32)
+            return parts, probabilities_from_logits(logits, torch.from_numpy(parts.unseen)).numpy()
 
     def _checked(self, observations: np.ndarray) -> np.ndarray:
         observations = np.asarray(observations)

@@ -46,7 +46,6 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
-from uno_env.observation import CountingParts
 
 from .base import SearchAgent
 from .counter import CounterAgent, counter_decide
@@ -382,16 +381,10 @@ class ISMCTSAgent(SearchAgent):
     def _log_ratio(self, seen: np.ndarray) -> np.ndarray:
         """(N, kinds): log of the belief's probability of each hidden card's kind over counting's, per relative
         seat (zeros without a belief: every world counts the same)."""
-        n = self.spec.num_players
-        ratio = np.zeros((n, C.NUM_KINDS))
-        if self.belief is None:
-            return ratio
-        rows = np.asarray(seen, np.int8)[None]
-        believed = self.belief.probabilities(rows)[0]
-        counted = CountingParts(rows, "belief", n).counting_probabilities()[0]
-        possible = counted > 0
-        ratio[1:][possible] = np.log(believed[possible]) - np.log(counted[possible])
-        return self.belief_power * ratio
+        ratio = np.zeros((self.spec.num_players, C.NUM_KINDS))
+        if self.belief is not None:
+            ratio[1:] = self.belief_power * self.belief.log_odds(np.asarray(seen, np.int8)[None])[0]
+        return ratio
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""

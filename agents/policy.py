@@ -185,7 +185,7 @@ def load_plain_data(path: str | Path, what: str) -> Any:
 
 
 def _torch_reason(error: BaseException) -> str:
-    """The line of a torch.load error that says what is wrong (not its advice to load with weights_only=False)."""
+    """The line of a torch.load error that says what is wrong (not its advice to load the file unsafely)."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     advice = ("Weights only load failed", "Please file an issue", "Check the documentation")
     useful = [line for line in lines if not line.startswith(advice)]

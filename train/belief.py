@@ -34,6 +34,7 @@ from uno_env.agents.belief import (
 from uno_env.agents.registry import make_agent
 from uno_env.observation import observation_layout
 from uno_env.records import write_atomic
+from uno_env.seats import bind
 from uno_env.vector import UnoVectorEnv
 
 #: held-out games are dealt from seeds at or above this: training's seeds stay below it
@@ -47,8 +48,7 @@ def collect(variant: str, players: int, num_envs: int, decisions: int, seed: int
     env = UnoVectorEnv(variant, players, num_envs, learner_seats="all", observation="knowledge")
     players_of = [make_agent(name, seed=seed + i) for i, name in enumerate(agents)]
     for agent in players_of:
-        if hasattr(agent, "bind"):
-            agent.bind(env.spec, env.rules)
+        bind(agent, env.spec, env.rules)
     group = np.arange(num_envs) % len(players_of)
     hands_slice, hands_shape = observation_layout("seer", players)["hands"]
     observations, hands = [], []

@@ -310,6 +310,7 @@ class League:
         sizes[np.argmax(sizes)] += config.num_envs - sizes.sum()
         self.snapshots: list[dict[str, torch.Tensor]] = []
         self.groups: list[tuple[str, UnoVectorEnv, Any]] = []
+        self._seer_rows: np.ndarray | None = None  # the current decisions seen whole, once per step (`seer_rows`)
         for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
             if name == "self":
                 opponent = PolicyAgent(copy.deepcopy(network), sample=True, seed=config.seed + i, device=device)
@@ -340,6 +341,7 @@ class League:
                 opponent.network.load_state_dict(self.snapshots[pick])
 
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
+        self._seer_rows = None
         parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in enumerate(self.groups)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
@@ -349,16 +351,21 @@ class League:
         if not self.config.hand_loss:
             return None
         where, _ = O.observation_layout("seer", self.config.players)["hands"]
-        return np.concatenate([venv.observe("seer")[:, where][:, C.NUM_KINDS :] for _, venv, _ in self.groups])
+        return self.seer_rows()[:, where][:, C.NUM_KINDS :]
 
     def critic_observations(self) -> np.ndarray | None:
         """The learner's decisions seen whole (`seer`), for a privileged critic; None with the own critic."""
-        if self.config.critic == "own":
-            return None
-        return np.concatenate([venv.observe("seer") for _, venv, _ in self.groups])
+        return None if self.config.critic == "own" else self.seer_rows()
+
+    def seer_rows(self) -> np.ndarray:
+        """The learner's current decisions at the `seer` level, encoded once per step for the critic and the hands."""
+        if self._seer_rows is None:
+            self._seer_rows = np.concatenate([venv.observe("seer") for _, venv, _ in self.groups])
+        return self._seer_rows
 
     def step(self, actions: np.ndarray):
         """Step every group; returns obs, masks, learner rewards, done, winners (-1: none) of ended games."""
+        self._seer_rows = None
         obs, masks, rewards, done, won = [], [], [], [], []
         at = 0
         for _, venv, _ in self.groups:
