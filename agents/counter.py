@@ -43,12 +43,12 @@ SAVED = -0.5  # a saved wild: after draw / pass
 HOLD_AUTO = -1  # `hold="auto"` in the kernel: hold with three or more players
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _whole(x):
     return min(max(round(x), 0), MAX_CARDS)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def none_drawn(pool, good, draws):
     """The chance that `draws` cards dealt at random from `pool` cards, `good` of them good, hold no good one:
     C(pool - good, draws) / C(pool, draws) (whole numbers)."""
@@ -64,7 +64,7 @@ def none_drawn(pool, good, draws):
 # ---------------------------------------------------------------------- counting and reading the next player
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unseen_knowledge(obs, off, n, counts, out):
     """out[k] = copies of kind k the agent has not seen: the deck less its hand, the discard pile, the foreheads
     it sees and the cards it knows others hold."""
@@ -77,7 +77,7 @@ def unseen_knowledge(obs, off, n, counts, out):
         out[k] = max(out[k], 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def neighbours(obs, off, n):
     """The relative rows of the next and of the previous player along the direction of play."""
     if obs[off[O.F_DIRECTION]] >= 0:
@@ -85,21 +85,21 @@ def neighbours(obs, off, n):
     return n - 1, 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def last_action(obs, off, rel):
     """The last public action of relative seat `rel` this round, -1 if none."""
     start = off[O.F_LAST] + rel * A.NUM_ACTIONS
     return one_hot_index(obs[start : start + A.NUM_ACTIONS])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def known_cards(obs, off, rel):
     """The cards the agent knows relative seat `rel` holds (59 counts)."""
     start = off[O.F_KNOWN] + rel * NK
     return obs[start : start + NK]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def read_next(obs, off, n, threat, has, lack):
     """What the agent can tell of the next player: `has` / `lack` (4,) colours it seems to hold / to lack (0 or
     1); returns its relative row, a rank it lacks (-1: none known), whether it is close to going out, and its
@@ -129,7 +129,7 @@ def read_next(obs, off, n, threat, has, lack):
     return nxt, lack_rank, close, hand
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def add_stuck_chances(obs, off, mask, nxt, lack_rank, hand, has, lack, weight, work, s):
     """s[j] += weight * the chance that the next player cannot follow number card j (same colour, same rank
     or a wild): its unknown cards dealt at random from the unseen cards it can hold (`work[0]`, the other
@@ -172,7 +172,7 @@ def add_stuck_chances(obs, off, mask, nxt, lack_rank, hand, has, lack, weight, w
 # compile time); the hot ones (play, colour) stay functions (inlined, each array argument costs speed).
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def counter_card_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """Play and drawn: s[:59] = greedy's card preferences, changed where the next player matters (see
     `CounterAgent`)."""
@@ -208,7 +208,7 @@ def counter_card_scores(obs, mask, phase, off, n, points, counts, params, hc, sc
                     s[k] = SAVED
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def counter_color_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The colour it holds most of; ties: one the next player seems to lack (if it can follow) rather than one
     it has, then the one with fewest unseen cards."""
@@ -225,7 +225,7 @@ def counter_color_scores(obs, mask, phase, off, n, points, counts, params, hc, s
         s[A.COLOR_BASE + c] = hc[c] + weight * (blocking - has[c]) - 0.004 * min(unseen_of_color, 25.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def guilt(obs, off, n, counts, bluff_prior, unseen):
     """The chance that the Wild Draw Four just played was illegal (1 where known)."""
     prev_color = one_hot_index(field(obs, off, O.F_W4_PREV, NC))
@@ -247,7 +247,7 @@ def guilt(obs, off, n, counts, bluff_prior, unseen):
     return p_held / max(p_held + p_none, 1e-12)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def counter_challenge_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """Challenge when the Wild Draw Four was more likely illegal than `challenge_threshold` (`guilt`), else
     accept."""
@@ -256,7 +256,7 @@ def counter_challenge_scores(obs, mask, phase, off, n, points, counts, params, h
     s[A.ACCEPT] = 0.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def counter_guess_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The colour with most unseen cards (`unseen_knowledge`)."""
     unseen = scratch[2][0]
@@ -264,14 +264,14 @@ def counter_guess_scores(obs, mask, phase, off, n, points, counts, params, hc, s
     add_unseen_by_color(unseen, s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def counter_other_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """Give, swap, emoji, uno: as greedy (`greedy_other_scores`, with greedy's own types: compiled once)."""
     unseen = scratch[2][0]
     greedy_other_scores(obs, mask, phase, off, n, points, counts, (), hc, unseen, s)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def counter_decide(obs, masks, rng, off, n, points, counts, params, actions):
     """`CounterAgent`'s choice for every row: the shared loop with counter's phase scorers (greedy's in the other
     phases), ties broken with `rng`; `params` = (threat, hold (1, 0 or HOLD_AUTO), stuck_points, bluff_prior,

@@ -29,19 +29,19 @@ ILLEGAL_W4 = -1.0  # below draw / pass: never play Wild Draw Four illegally
 # ---------------------------------------------------------------------- reading an observation row
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def active_color(obs, off):
     """The active colour slot of an observation row, -1 before one is chosen."""
     return one_hot_index(field(obs, off, O.F_COLOR, NC))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def w4_legal(obs, off):
     """Whether the engine's Wild Draw Four rule allows the observer's Wild Draw Four now."""
     return wild_draw_four_legal(field(obs, off, O.F_HAND, NK), active_color(obs, off))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def subtract_rows(out, cards, first, rows):
     """out[k] -= the sum of cards[r * 59 + k] over the rows r = first .. rows - 1 (per-seat card fields)."""
     for r in range(first, rows):
@@ -50,7 +50,7 @@ def subtract_rows(out, cards, first, rows):
             out[k] -= row[k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unseen_minimal(obs, off, n, counts, out):
     """out[k] = copies of kind k the agent has not seen: the deck less its hand, the top card and the
     foreheads it sees (of the other seats)."""
@@ -70,7 +70,7 @@ def unseen_minimal(obs, off, n, counts, out):
 # each array argument costs speed).
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_card_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """Play and drawn: s[:59] = the preference of each card play (the engine's mask says which are legal); draw
     stays 0."""
@@ -89,34 +89,34 @@ def greedy_card_scores(obs, mask, phase, off, n, points, counts, params, hc, scr
     s[C.WILD_DRAW_FOUR] = W4_LAST if w4_legal(obs, off) else ILLEGAL_W4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def greedy_color_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The colour it holds most of."""
     for c in range(NC):
         s[A.COLOR_BASE + c] = hc[c]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def greedy_challenge_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """Accept: it keeps no memory of the colour before the Wild Draw Four."""
     s[A.ACCEPT] = 0.5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def add_unseen_by_color(unseen, s):
     """s[colour] += the unseen coloured cards of that colour (a Narwhal guess: the colour with most unseen cards)."""
     for k in range(NCK):
         s[A.COLOR_BASE + k // RPC] += unseen[k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def greedy_guess_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The colour with most cards not seen (`unseen_minimal`, into `scratch`)."""
     unseen_minimal(obs, off, n, counts, scratch)
     add_unseen_by_color(scratch, s)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_other_scores(obs, mask, phase, off, n, points, counts, params, hc, scratch, s):
     """The phases other than play / drawn / colour / challenge / guess: give, swap, emoji, uno."""
     if phase == A.PHASE_GIVE:  # the colour it holds most of, ties: the one worth most points
@@ -138,7 +138,7 @@ def greedy_other_scores(obs, mask, phase, off, n, points, counts, params, hc, sc
         s[A.UNO] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def greedy_decide(obs, masks, rng, off, n, points, counts, actions):
     """`GreedyAgent`'s choice for every row (see its docstring): the shared loop with greedy's phase scorers;
     ties broken with `rng`."""

@@ -57,7 +57,7 @@ CHUNK = 16  # iterations between clock checks with a milliseconds budget
 MAX_PATH = 2048  # tree steps of one iteration
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mix(x):
     """SplitMix64's finalizer: a well-spread 64-bit hash of x."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -65,7 +65,7 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _node_key(obs, seat, steps):
     """The information set of the seat to move: a 64-bit hash (FNV-1a) of its observation and the step count."""
     h = np.uint64(0xCBF29CE484222325)
@@ -77,7 +77,7 @@ def _node_key(obs, seat, steps):
     return _mix(h) | np.uint64(1)  # 0 marks an empty slot
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _find_or_add(keys, slots, key, count, capacity):
     """The node of `key` in the open-addressing table, added as node count[0] if new (-1 when the tree is full)."""
     size = keys.shape[0]
@@ -94,7 +94,7 @@ def _find_or_add(keys, slots, key, count, capacity):
     return slots[i], True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _choose(s, cfg, level, off, obs, mask, rng, points, counts, params, act, rollout):
     """The rollout policy's action for whoever decides in the 1-game state `s` (observation and mask filled)."""
     O.observe_one(s, cfg, 0, s[0].seat, level, off, obs[0], mask[0])
@@ -106,7 +106,7 @@ def _choose(s, cfg, level, off, obs, mask, rng, points, counts, params, act, rol
     return act[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widening, seer, rollout, model_others,
              level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail,
              path_node, path_action, path_seat):  # fmt: skip
@@ -191,7 +191,7 @@ def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widen
     return winner
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def world_log_weight(root, world, cfg, log_ratio):
     """log P(world's hidden cards | belief) - log P(them | counting), up to a constant: the sum over the other
     seats' hidden cards (hand less what the deciding seat knows of it) of log_ratio[relative seat, kind]."""
@@ -209,7 +209,7 @@ def world_log_weight(root, world, cfg, log_ratio):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rollout, model_others, level, off,
            obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail, done, diff,
            diff_sq, log_ratio, weights):  # fmt: skip

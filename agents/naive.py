@@ -17,7 +17,7 @@ from uno_env.observation import argmax_first, field, one_hot_index  # noqa: F401
 from .rule_based import NEG, TIE_BREAK, BaselineAgent, best_legal  # noqa: F401  (re-exported: their old home)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def naive_decide(masks, rng, actions):
     """`NaiveAgent`'s choices: a card before draw / pass (in every phase where both are legal), accept, uno;
     uniformly at random among those."""

@@ -27,7 +27,7 @@ TIE_BREAK = 1e-3  # legal scores this close to the best are ties, broken at rand
 NEG = -1e18  # the score of an illegal action
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_legal(scores, mask, rng):
     """The legal action with the highest score; near ties (within TIE_BREAK of the best) go to the highest
     score + TIE_BREAK * a uniform draw from `rng` (drawn only then), so equal scores are chosen uniformly.
@@ -53,7 +53,7 @@ def best_legal(scores, mask, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def total(values):
     """The sum of an int8 field (as int64)."""
     result = 0
@@ -62,14 +62,14 @@ def total(values):
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def color_counts(cards, out):
     """out[c] = the coloured cards of colour slot c in a count vector over the 59 kinds."""
     for c in range(NC):
         out[c] = total(cards[c * RPC : (c + 1) * RPC])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def decide_rows(obs, masks, rng, off, n, points, counts, params, scratch, actions,
                 play_scores, color_scores, challenge_scores, guess_scores, other_scores):  # fmt: skip
     """actions[i] = the best legal action of row i of `obs` (ties broken with `rng`), by the phase scorers given.

@@ -101,7 +101,7 @@ def action_id(name: str, colors: tuple[str, ...]) -> int:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _random_legal(masks, rng, actions):
     for i in range(masks.shape[0]):
         legal = 0

@@ -137,7 +137,7 @@ _S30, _S27, _S31, _S32, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.u
 # ----------------------------------------------------------------------------------------- random
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_u64(st):
     z = st.rng + _GOLDEN
     st.rng = z
@@ -146,19 +146,19 @@ def _next_u64(st):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rand_below(st, n):
     """A uniform int in [0, n), n < 2**32."""
     return np.int64(((_next_u64(st) >> _S32) * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rand_unit(st):
     """A uniform float in [0, 1)."""
     return np.float64(_next_u64(st) >> _S11) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shuffle(st, arr, n):
     for i in range(n - 1, 0, -1):
         j = _rand_below(st, i + 1)
@@ -170,23 +170,23 @@ def _shuffle(st, arr, n):
 # ------------------------------------------------------------------------------------ card helpers
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _is_wild(kind):
     return kind >= NCK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _guess_right(kind, color):
     """The Narwhal guess rule: naming `color` guesses a forehead card `kind` right if it is that colour or wild."""
     return kind >= NCK or kind // RPC == color
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_seat(st, c, seat):
     return (seat + st.direction) % c.num_players
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hand_count(st, seat):
     n = 0
     for k in range(NK):
@@ -194,7 +194,7 @@ def hand_count(st, seat):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _forehead_count(st, seat):
     n = 0
     for i in range(st.fh_len):
@@ -203,7 +203,7 @@ def _forehead_count(st, seat):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _oldest_forehead(st, seat):
     for i in range(st.fh_len):
         if st.fh_seat[i] == seat:
@@ -211,12 +211,12 @@ def _oldest_forehead(st, seat):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _card_total(st, seat):
     return hand_count(st, seat) + _forehead_count(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _holds_color(st, seat, color):
     base = color * RPC
     for r in range(RPC):
@@ -225,7 +225,7 @@ def _holds_color(st, seat, color):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def wild_draw_four_legal(hand, color):
     """The Wild Draw Four rule: legal only for a hand (copies per kind) without a card of the active colour
     `color` (-1: none chosen yet). The engine judges challenges by it; agents call it with what they see."""
@@ -238,7 +238,7 @@ def wild_draw_four_legal(hand, color):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _holds_number(st, seat):
     for color in range(C.NUM_COLORS):
         for r in range(C.SKIP_RANK):
@@ -247,12 +247,12 @@ def _holds_number(st, seat):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _top(st):
     return st.discard[st.discard_len - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _playable(st, c, seat, kind):
     """Can `seat` play `kind` now (outside a Draw Two stack)?"""
     if kind >= NCK:
@@ -264,7 +264,7 @@ def _playable(st, c, seat, kind):
     return _matches_top(st, kind)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _matches_top(st, kind):
     """A coloured `kind` matches the active colour or the top card's rank."""
     if kind // RPC == st.color:
@@ -276,7 +276,7 @@ def _matches_top(st, kind):
 # ------------------------------------------------------------------------------------------ piles
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _reshuffle(st):
     """The discard pile but its top card becomes the new, shuffled draw pile."""
     n = st.discard_len - 1
@@ -291,7 +291,7 @@ def _reshuffle(st):
     _shuffle(st, st.draw_pile, st.draw_len)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _pop_draw(st):
     """The top card of the draw pile (reshuffling when empty), or -1 when there is none."""
     if st.draw_len == 0:
@@ -302,7 +302,7 @@ def _pop_draw(st):
     return np.int64(st.draw_pile[st.draw_len])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _draw_cards(st, seat, n):
     """`seat` draws up to n cards; returns the last card drawn, or -1 if none."""
     kind = -1
@@ -315,14 +315,14 @@ def _draw_cards(st, seat, n):
     return kind
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _took_card(st, seat):
     """`seat` took a card (public: everyone sees cards taken); its void records grow one card older."""
     if st.took[seat] < 32767:
         st.took[seat] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _publicly_playable(st, c, kind):
     """Whether everyone can tell that `kind` would be playable now: by colour or rank, or a wild whose play
     does not depend on the hand (an Emoji Wild needs a number card, a Wild Draw Four without a challenge needs
@@ -336,7 +336,7 @@ def _publicly_playable(st, c, kind):
     return _matches_top(st, kind)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _note_public(st, seat, action):
     """Remember a public action in the recent-actions ring."""
     at = st.recent_count % RECENT
@@ -345,13 +345,13 @@ def _note_public(st, seat, action):
     st.recent_count += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _push_discard(st, kind):
     st.discard[st.discard_len] = kind
     st.discard_len += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _remove_forehead(st, index):
     for i in range(index, st.fh_len - 1):
         st.fh_card[i] = st.fh_card[i + 1]
@@ -360,7 +360,7 @@ def _remove_forehead(st, index):
     st.fh_len -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _discard_at_bottom(st, kind):
     for i in range(st.discard_len, 0, -1):
         st.discard[i] = st.discard[i - 1]
@@ -371,7 +371,7 @@ def _discard_at_bottom(st, kind):
 # ----------------------------------------------------------------------------- rounds and turns
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clear_round(st):
     st.draw_len = 0
     st.discard_len = 0
@@ -400,7 +400,7 @@ def _clear_round(st):
     st.color = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_deck(st, c):
     n = 0
     for k in range(NK):
@@ -411,20 +411,20 @@ def _fill_deck(st, c):
     _shuffle(st, st.draw_pile, n)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _choose_dealer(st, c):
     """Shuffle the whole deck and let the players draw for the deal (the cards go back afterwards)."""
     _fill_deck(st, c)
     return dealer_from_draws(st, c)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dealer_draw_value(kind):
     """What a card counts in the draw for the deal: a number its rank, an action or wild card 0."""
     return kind % RPC if (kind < NCK and kind % RPC < C.SKIP_RANK) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dealer_from_draws(st, c):
     """Players draw in seat order from the top of the draw pile; the highest `dealer_draw_value` deals;
     players tied for highest draw again among themselves (so a deck whose cards all count the same never
@@ -455,7 +455,7 @@ def dealer_from_draws(st, c):
             return dealer
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _begin_turn_body(st, c, seat):
     """The turn proper of `seat`: its Narwhal guesses first, then its play."""
     st.seat = seat
@@ -463,7 +463,7 @@ def _begin_turn_body(st, c, seat):
     st.phase = GUESS if _oldest_forehead(st, seat) >= 0 else PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _turn_start_check(st, c, seat):
     """What happens as the turn reaches `seat`, even a turn that is then skipped: the emoji face."""
     if st.face[seat]:
@@ -472,13 +472,13 @@ def _turn_start_check(st, c, seat):
             _draw_cards(st, seat, 4)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _start_turn(st, c, seat):
     _turn_start_check(st, c, seat)
     _begin_turn_body(st, c, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _skip_turn(st, c, seat, draw):
     """`seat` loses its turn (after drawing `draw` cards); the next seat plays."""
     _turn_start_check(st, c, seat)
@@ -487,7 +487,7 @@ def _skip_turn(st, c, seat, draw):
     _start_turn(st, c, _next_seat(st, c, seat))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _open_round(st, c, placed):
     """Turn the first card and apply its effect. `placed`: cards on top of the draw pile set by a deal."""
     first = (st.dealer + 1) % c.num_players
@@ -525,7 +525,7 @@ def _open_round(st, c, placed):
         _start_turn(st, c, first)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _deal_round(st, c):
     """Shuffle the whole deck, deal from the dealer's left, turn the first card."""
     _clear_round(st)
@@ -538,13 +538,13 @@ def _deal_round(st, c):
     _open_round(st, c, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _end_episode(st):
     st.phase = OVER
     st.done = 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _finish_round(st, c, winner):
     """`winner` went out: score the round; then end the episode or deal the next round of a match."""
     nplayers = c.num_players
@@ -590,7 +590,7 @@ def _finish_round(st, c, winner):
     _deal_round(st, c)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _advance(st, c):
     """The turn of `st.seat` is over: apply its effect on the next player and start the next turn."""
     nxt = _next_seat(st, c, st.seat)
@@ -611,7 +611,7 @@ def _advance(st, c):
         _start_turn(st, c, nxt)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _end_turn(st, c):
     """The turn's last decision is made: the UNO call if due, then on to the next player."""
     if c.uno_call == UNO_EXPLICIT and st.uno_due and _card_total(st, st.seat) == 1:
@@ -620,14 +620,14 @@ def _end_turn(st, c):
     _advance(st, c)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _note_drop(st, seat):
     """Cards left `seat` during its turn: remember if it is down to one (for the UNO call)."""
     if _card_total(st, seat) == 1:
         st.uno_due = 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _went_out(st, c, seat):
     """If `seat` holds no card (hand and forehead), it wins the round; returns whether it did."""
     if _card_total(st, seat) != 0:
@@ -636,7 +636,7 @@ def _went_out(st, c, seat):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _forget_played(st, c, holder, kind):
     """`holder` played a card of `kind`: whoever knew of such a card in its hand knows one fewer."""
     for o in range(c.num_players):
@@ -644,7 +644,7 @@ def _forget_played(st, c, holder, kind):
             st.known[o, holder, kind] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_card(st, c, seat, kind):
     """`seat` plays `kind` from its hand (already known to be legal)."""
     st.hand[seat, kind] -= 1
@@ -708,7 +708,7 @@ def _play_card(st, c, seat, kind):
         st.phase = SWAP_PHASE
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _hand_out_narwhal(st, c, seat):
     """Every player, from the next along the direction of play, draws a forehead card (the player last)."""
     nplayers = c.num_players
@@ -725,7 +725,7 @@ def _hand_out_narwhal(st, c, seat):
         st.fh_len += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _give_away(st, c, seat, color):
     """Creeperific "Urrrhhh": every card of `color`, in random order, to seat+1, seat+2, ... round and round."""
     nplayers = c.num_players
@@ -748,7 +748,7 @@ def _give_away(st, c, seat, color):
             st.known[o, seat, base + r] = 0  # everyone saw the whole colour leave
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _swap_hands(st, c, a, b):
     """Wild Swap: a and b exchange hands. Both know both hands; what others knew moves with the hands."""
     for k in range(NK):
@@ -768,7 +768,7 @@ def _swap_hands(st, c, a, b):
         st.known[b, a, k] = st.hand[a, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _take_stack(st, c, seat):
     """`seat` takes the whole Draw Two stack and its turn ends."""
     _draw_cards(st, seat, st.pending_draw)
@@ -780,7 +780,7 @@ def _take_stack(st, c, seat):
 # ------------------------------------------------------------------------------------- decisions
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _apply(st, c, action):
     """Apply one legal action to one game."""
     seat = np.int64(st.seat)
@@ -885,21 +885,21 @@ def _apply(st, c, action):
         _advance(st, c)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _show_hand(st, viewer, holder):
     """A challenge shows `holder`'s hand to `viewer`, who remembers it."""
     for k in range(NK):
         st.known[viewer, holder, k] = st.hand[holder, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _skip_turn_drawn(st, c, seat, n):
     """After a Wild Draw Four answer: `seat` draws n and loses its turn (its turn start already ran)."""
     _draw_cards(st, seat, n)
     _start_turn(st, c, _next_seat(st, c, seat))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_game(st, c, action):
     _apply(st, c, action)
     st.steps += 1
@@ -911,7 +911,7 @@ def step_game(st, c, action):
 # ----------------------------------------------------------------------------------- legal masks
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_mask(st, c, m):
     """Write the legal actions of the deciding seat into `m` (length NUM_ACTIONS)."""
     m[:] = 0
@@ -966,7 +966,7 @@ RESAMPLED, RESAMPLE_OVER, RESAMPLE_UNFIT = range(3)
 RESAMPLE_TRIES = 10_000  # shuffles tried for the seat's own forehead cards to fit its wrong guesses
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _forehead_fits(kind, wrong):
     """Whether `kind` can be a forehead card whose colours in the bit mask `wrong` were guessed wrong."""
     for color in range(C.NUM_COLORS):
@@ -975,7 +975,7 @@ def _forehead_fits(kind, wrong):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _resample_hidden(st, c, seed):
     """Redeal what the deciding seat cannot see (see `resample_hidden`); returns RESAMPLED or why not."""
     if st.done:
@@ -1049,7 +1049,7 @@ def _resample_hidden(st, c, seed):
     return RESAMPLED
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _resample_draw_pile(st, seed):
     """Shuffle the draw pile and reseed the future chance events (see `resample_draw_pile`)."""
     if st.done:
@@ -1063,7 +1063,7 @@ def _resample_draw_pile(st, seed):
 # --------------------------------------------------------------------------------- entry points
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _new_episode(st, seed):
     """Seed the game's generator and clear everything an episode accumulates."""
     st.rng = np.uint64(seed)
@@ -1078,14 +1078,14 @@ def _new_episode(st, seed):
     st.winners[:] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reset_game(st, c, seed):
     _new_episode(st, seed)
     st.dealer = _choose_dealer(st, c)
     _deal_round(st, c)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reset_games(s, cfg, seeds, which):
     """Start a new episode in every game g with which[g], from seeds[g]."""
     c = cfg[0]
@@ -1094,7 +1094,7 @@ def reset_games(s, cfg, seeds, which):
             reset_game(s[g], c, seeds[g])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def setup_dealt(s, cfg, g, seed, dealer, hands, fh_cards, fh_seats, top_first, rest, scores):
     """Start game g from a dealt scenario: `top_first` is the first card then the deck, top first;
     `rest` (the unplaced cards) goes below it in seeded random order."""
@@ -1122,14 +1122,14 @@ def setup_dealt(s, cfg, g, seed, dealer, hands, fh_cards, fh_seats, top_first, r
     _open_round(st, c, n_top)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def fill_masks(s, cfg, out):
     c = cfg[0]
     for g in range(s.shape[0]):
         fill_mask(s[g], c, out[g])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def first_illegal(s, cfg, actions):
     """The index of the first game whose action is illegal (or whose episode is over), else -1."""
     c = cfg[0]
@@ -1149,7 +1149,7 @@ STATUS_SEAT, STATUS_DONE, STATUS_TRUNCATED, STATUS_ROUNDS, STATUS_ROUND_WINNER, 
 STATUS_SIZE = 6
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_one(s, cfg, g, action, status):
     """Apply `action` to game g if it is legal; returns whether it was (an illegal one changes nothing).
 
@@ -1174,7 +1174,7 @@ def step_one(s, cfg, g, action, status):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def resample_hidden(s, cfg, g, seed):
     """Redeal, in game g, every card its deciding seat cannot see, as chance might have dealt it: the draw
     pile (and its order), the other hands less the cards the seat knows they hold, and the seat's own
@@ -1197,7 +1197,7 @@ def resample_hidden(s, cfg, g, seed):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def resample_draw_pile(s, cfg, g, seed):
     """Shuffle game g's draw pile and reseed its future chance events from `seed`, leaving every hand as it
     is: what nobody at the table knows, for a search that sees every hand (a seer, for measuring bounds).
@@ -1205,7 +1205,7 @@ def resample_draw_pile(s, cfg, g, seed):
     return _resample_draw_pile(s[g], seed)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def apply_actions(s, cfg, actions):
     """Apply one action per game; every action must be legal (see `first_illegal`)."""
     c = cfg[0]
@@ -1213,13 +1213,13 @@ def apply_actions(s, cfg, actions):
         step_game(s[g], c, actions[g])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def check_one(s, cfg, g):
     """`check_game` for game g of a batch."""
     return check_game(s[g], cfg[0])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def check_game(st, c):
     """Invariants of one game: every card in exactly one place, valid counts, seat, phase and colour."""
     nplayers = c.num_players
@@ -1269,13 +1269,13 @@ def check_game(st, c):
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def next_episode_seed(seed):
     """The seed of a game's next episode, from its last one alone (never from its batch position)."""
     return seed * np.uint64(6364136223846793005) + np.uint64(1442695040888963407)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def random_play(s, cfg, steps, seeds, agent_rng, validate, errors):
     """Each game takes `steps` uniformly random legal actions; a finished game starts its next episode.
 

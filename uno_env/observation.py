@@ -159,14 +159,14 @@ def unflatten(observation: np.ndarray, level: str, num_players: int) -> dict[str
 # the int8 row in place through the field offsets (`ObservationSpec.offsets`), as the encoder below wrote it.
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def field(obs, off, index, size):
     """The observation field `index` (an `F_*` id) of `size` entries, as a view."""
     start = off[index]
     return obs[start : start + size]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def argmax_first(values):
     """The index of the largest value (the first on ties), as numpy's argmax."""
     best = 0
@@ -176,7 +176,7 @@ def argmax_first(values):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def one_hot_index(values):
     """The index of the one in a one-hot field, -1 when it is all zero."""
     for i in range(values.shape[0]):
@@ -185,7 +185,7 @@ def one_hot_index(values):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def phase_of(obs, off):
     """The phase id of an observation row (another seat's `drawn` shows as `play`)."""
     return argmax_first(field(obs, off, F_PHASE, len(A.PHASE_NAMES)))
@@ -245,12 +245,12 @@ class ObservationSpec:
         return unflatten(observations, self.level, self.num_players)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _clip(x):
     return min(x, 127)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode(st, c, observer, level, off, out):
     """Write seat `observer`'s observation of game `st` into `out` (see the table above).
 
@@ -315,7 +315,7 @@ def encode(st, c, observer, level, off, out):
         out[off[F_DRAW_PILE] + st.draw_pile[i]] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_belief(st, c, observer, off, out):
     """The `belief` fields: what the public history of the round says about the hidden hands."""
     n = c.num_players
@@ -363,7 +363,7 @@ def encode_belief(st, c, observer, off, out):
             out[start + k] = _clip(int(round(PRIOR_SCALE * (st.known[observer, seat, k] + share))))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_batch(s, cfg, observers, level, off, out):
     """out[g] = the observation of seat observers[g] in game g."""
     c = cfg[0]
@@ -371,7 +371,7 @@ def encode_batch(s, cfg, observers, level, off, out):
         encode(s[g], c, observers[g], level, off, out[g])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def observe_one(s, cfg, g, observer, level, off, out, mask):
     """Seat `observer`'s observation of game g into `out`, and its legal actions into `mask` (all zero
     unless it is deciding). Returns the deciding seat (or -1 once the episode is over)."""

@@ -266,7 +266,7 @@ _P1 = np.uint64(0xFF51AFD7ED558CCD)
 _S29, _S31, _S33 = np.uint64(29), np.uint64(31), np.uint64(33)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _absorb(digests, seat, action, obs):
     """Fold (action, obs) into seat's two 64-bit lanes (obs: int8, its length a multiple of 8)."""
     words = obs.view(np.uint64)
@@ -283,7 +283,7 @@ def _absorb(digests, seat, action, obs):
     digests[seat, 1] = b ^ (b >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fold(st, c, actor, action, rounds_before, level, off, obs, digests):
     """Each seat folds in what it saw of the step `actor` took with `action` (actor -1: the state as it is)."""
     # While a seat decides on the card it just drew, the others see no step (encode shows them `play`).
@@ -299,7 +299,7 @@ def _fold(st, c, actor, action, rounds_before, level, off, obs, digests):
         _absorb(digests, seat, seen, obs)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _legal(st, c, legal):
     """The deciding seat's legal action ids into `legal`, ascending; returns how many (0 once it is over)."""
     if st.done:
@@ -314,13 +314,13 @@ def _legal(st, c, legal):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _legal_of(s, cfg, legal):
     """`_legal` for game 0 of `s`."""
     return _legal(s[0], cfg[0], legal)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _begin(s, cfg, level, off, size, digests, legal):
     """Start every seat's recall at game 0 of `s` as it is; returns its legal actions as `_legal`."""
     st, c = s[0], cfg[0]
@@ -332,7 +332,7 @@ def _begin(s, cfg, level, off, size, digests, legal):
     return _legal(st, c, legal)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _step(s, cfg, action, level, off, size, digests, legal):
     """Apply a legal `action` to game 0 of `s` and fold it into every seat's recall; returns the new legal
     actions as `_legal`, or -1 (nothing changed) if `action` is illegal."""

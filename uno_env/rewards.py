@@ -23,7 +23,7 @@ def reward_kind_index(kind: str) -> int:
     return REWARD_KINDS.index(kind)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def add_step_rewards(st, c, kind, rounds_before, out):
     """Add to out[seat] what each seat earned in a step that began with `rounds_before` finished rounds."""
     n = c.num_players
@@ -42,7 +42,7 @@ def add_step_rewards(st, c, kind, rounds_before, out):
                 out[p] += 1.0 / k if st.winners[p] else -1.0 / (n - k)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_rewards_one(s, cfg, g, kind, rounds_before, out):
     """`add_step_rewards` for game g of a batch, into a zeroed `out`."""
     out[:] = 0.0

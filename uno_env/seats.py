@@ -93,7 +93,7 @@ class RandomPlay:
 # ------------------------------------------------------------------------------------------ the kernels
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def illegal_flags(s, cfg, games, actions, flags):
     """flags[i] = 1 where actions[i] is not legal in game games[i]."""
     c = cfg[0]
@@ -104,14 +104,14 @@ def illegal_flags(s, cfg, games, actions, flags):
         flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _observe_game(st, c, level, off, obs, mask):
     O.encode(st, c, st.seat, level, off, obs)
     E.fill_mask(st, c, mask)
     return st.seat
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def observe_serial(s, cfg, games, level, off, obs, masks, seats):
     """Row i: the observation and mask of the deciding seat of game games[i], and that seat."""
     c = cfg[0]
@@ -119,7 +119,7 @@ def observe_serial(s, cfg, games, level, off, obs, masks, seats):
         seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def observe_parallel(s, cfg, games, level, off, obs, masks, seats):
     """`observe_serial` with the games spread over numba's threads."""
     for i in prange(games.shape[0]):
@@ -133,7 +133,7 @@ def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:
     kernel(s, cfg, games, level, off, obs, masks, seats)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def step_games(s, cfg, games, actions):
     """Apply actions[i] to game games[i] (each checked legal before): the seat loop's default way to apply."""
     c = cfg[0]

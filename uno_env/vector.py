@@ -73,7 +73,7 @@ RESULT_DTYPE = np.dtype(
 )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
     rounds_before = st.rounds
@@ -95,7 +95,7 @@ def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, fin
         E.reset_game(st, c, seeds[g])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def settle_serial(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """Apply actions[i] to game games[i] (see `_settle_game`), one game after another."""
     c = cfg[0]
@@ -104,7 +104,7 @@ def settle_serial(s, cfg, games, actions, kind, rewards, results, seeds, final_o
         _settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True)
 def settle_parallel(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, level, off):
     """`settle_serial` with the games spread over numba's threads."""
     for i in prange(games.shape[0]):
@@ -151,7 +151,7 @@ def changing_byte_ranges(num_players: int, deck_size: int, gap: int = 64) -> lis
     return [(start, stop) for start, stop in merged]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def reset_all(s, cfg, seeds):
     c = cfg[0]
     for g in range(s.shape[0]):
