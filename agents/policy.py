@@ -102,11 +102,13 @@ class PolicyNetwork(nn.Module):
         logits, values, _ = self.forward_with_features(observations, masks)
         return logits, values
 
-    def forward_with_features(self, observations: torch.Tensor, masks: torch.Tensor):
+    def forward_with_features(self, observations: torch.Tensor, masks: torch.Tensor, extra: torch.Tensor | None = None):
         """`forward`'s logits and values, and the trunk's output they are read from (for training's auxiliary
-        heads)."""
+        heads). `extra` (B, hidden[0]), if given, is added to the first layer's output before its activation
+        (training's oracle input)."""
         first = self.trunk[0]  # the scale folded into the first layer's weights: cheaper than scaling inputs
-        features = self.trunk[1:](nn.functional.linear(observations.float(), first.weight * self.scale, first.bias))
+        hidden = nn.functional.linear(observations.float(), first.weight * self.scale, first.bias)
+        features = self.trunk[1:](hidden if extra is None else hidden + extra)
         logits = self.policy_head(features).masked_fill(~masks, ILLEGAL_LOGIT)
         return logits, self.value_head(features).squeeze(-1), features
 

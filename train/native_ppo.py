@@ -34,6 +34,7 @@ import copy
 import dataclasses
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -68,7 +69,14 @@ try:  # the train extra: without it the module still imports, so `uno-train --he
     import torch
     from torch.utils.tensorboard import SummaryWriter
 
-    from uno_env.agents.policy import PolicyAgent, PolicyNetwork, add_hints, load_plain_data, sample_actions
+    from uno_env.agents.policy import (
+        PolicyAgent,
+        PolicyNetwork,
+        add_hints,
+        load_plain_data,
+        load_policy_file,
+        sample_actions,
+    )
 
     Module = torch.nn.Module
 except ModuleNotFoundError as error:
@@ -89,15 +97,17 @@ class Config:
     options: tuple[str, ...] = ()
     """Rule options over the variant's defaults as NAME=VALUE (`uno_env.rules.OPTION_NAMES`), e.g.
     stack_draw_two=true: one per --option, repeated for more."""
-    observation: Annotated[str, Flag(choices=("minimal", "knowledge", "belief"))] = "knowledge"
+    observation: Annotated[str, Flag(choices=O.LEVELS)] = "knowledge"
     """The observation level the policy reads (minimal, knowledge, or belief: knowledge plus what the round's public
-    history says about the hidden hands)."""
+    history says about the hidden hands). `seer` (every hand) trains a privileged policy: not an honest player, but
+    a measure of what seeing the hands is worth to a learned policy, and a teacher for `teacher`."""
     league: tuple[str, ...] = ("counter:4", "greedy:1", "self:3")
     """Opponents as NAME:SHARE (the share of games each plays, after the last colon): agent names (baselines,
     `ppo:classic`, searches as `ismcts:100:1`), and `self` for past snapshots."""
     imitate: str = ""
-    """A baseline (by name) to imitate first (kickstarting): the learner's seat is played by it, and the network learns
-    its actions (cross-entropy) and the value of its play, for `imitate_steps` decisions; then PPO."""
+    """A baseline (by name) to imitate first (kickstarting): the learner's seat is played by it (reading its own
+    observation level), and the network learns its actions (cross-entropy) and the value of its play, for
+    `imitate_steps` decisions; then PPO."""
     imitate_steps: Annotated[int, nonnegative_int] = 3_000_000
     """Decisions of imitation (counted in the budget)."""
     hint: str = ""
@@ -142,6 +152,17 @@ class Config:
     hand_loss: Annotated[float, nonnegative_float] = 0.0
     """Weight of an auxiliary loss (0: none): a head on the policy network's trunk predicts every other seat's hand
     (copies of each card kind), labelled by the engine, in training only; the policy file keeps no trace of it."""
+    oracle: Annotated[float, fraction] = 0.0
+    """Oracle guiding (Suphx), 0: none. For this fraction of the run the policy also reads every other seat's hand
+    (from the engine, through a layer of its own into the first hidden layer), each entry kept with a probability
+    that falls linearly from 1 to 0; then it plays on its own observation alone. Training only: the policy file
+    keeps no trace of it."""
+    teacher: str = ""
+    """A policy file to distil (perfect-information distillation when it reads `seer` observations): the loss gains
+    `teacher_weight` times the KL divergence from the teacher's action distribution to the learner's, the weight
+    falling linearly to 0 over the run. Training only: the teacher never plays the learner's seat."""
+    teacher_weight: Annotated[float, nonnegative_float] = 1.0
+    """The teacher loss's weight at the start of the run."""
     snapshot_every: Annotated[int, positive_int] = 10
     """Updates between league snapshots of the learner (and redraws of the `self` opponents)."""
     league_size: Annotated[int, positive_int] = 20
@@ -169,6 +190,9 @@ class Config:
     """Folder for policy.pt, checkpoint.pt and the TensorBoard logs."""
     resume: Path | None = None
     """A checkpoint.pt to go on from (its settings are kept; the budget flags of this command apply)."""
+    overlap: bool = False
+    """Collect the next rollout in a thread while the update runs (the engine on one core, torch on the other). That
+    rollout is acted by the weights from before the update (one update behind; PPO's ratio corrects for it)."""
     progress: bool = True
     """Show a progress bar."""
 
@@ -193,17 +217,18 @@ class Config:
     def validate(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"unknown variant {self.variant!r}; the variants are {', '.join(VARIANTS)}")
-        if self.observation not in ("minimal", "knowledge", "belief"):
-            raise ValueError(f"observation must be minimal, knowledge or belief, got {self.observation!r}")
+        if self.observation not in O.LEVELS:
+            raise ValueError(f"observation must be one of {', '.join(O.LEVELS)}, got {self.observation!r}")
         make_rules(self.variant, **self.rule_options).check_players(self.players)  # the engine's message
         if not self.league or any(share <= 0 for share in self.league_shares.values()):
             raise ValueError(f"league needs opponents with positive shares, got {self.league!r}")
-        for flag, name in (("imitate", self.imitate), ("hint", self.hint)):  # baselines that read the learner's rows
+        for flag, name in (("imitate", self.imitate), ("hint", self.hint)):
             if name and name not in BASELINES:
                 raise ValueError(f"--{flag} takes a baseline: {', '.join(BASELINES)}; got {name!r}")
-            level = make_agent(name).observation if name else self.observation
-            if level != self.observation:
-                raise ValueError(f"{name!r} reads {level!r} observations; --{flag} {name} needs --observation {level}")
+        level = make_agent(self.hint).observation if self.hint else self.observation  # the hint joins the policy's rows
+        if level != self.observation:
+            raise ValueError(f"{self.hint!r} reads {level!r} observations; --hint {self.hint} needs --observation "
+                             f"{level}")  # fmt: skip
         for name in self.league_shares:
             if name != "self":
                 make_agent(name)  # a clear error for an unknown agent
@@ -211,6 +236,11 @@ class Config:
             raise ValueError("eval_against needs at least one baseline")
         for name in self.eval_against:
             make_agent(name)  # refused now, not after training (sb3: and rllib: files are not loaded: no trust here)
+        if self.teacher:
+            data = load_policy_file(self.teacher)  # data only; a ValueError names what is wrong
+            if data["num_players"] != self.players or data.get("hint"):
+                raise ValueError(f"--teacher {self.teacher} must be a policy for {self.players} players without an "
+                                 f"adviser (hint); it is for {data['num_players']}")  # fmt: skip
         if self.critic not in ("own", "seer"):
             raise ValueError(f"critic must be own or seer, got {self.critic!r}")
         if not self.hidden or min(self.hidden) < 1:
@@ -230,6 +260,7 @@ CHECKPOINT_FORMAT = "uno-env-checkpoint-1"
 CHECKPOINT_TYPES: dict[str, type | tuple[type, ...]] = {
     "config": dict, "network": dict, "critic": (dict, type(None)), "optimizer": dict, "update": int, "steps": int,
     "minutes": (int, float), "snapshots": list, "history": list, "hand_head": (dict, type(None)),
+    "oracle": (dict, type(None)),
 }  # fmt: skip
 
 
@@ -347,11 +378,18 @@ class League:
 
     def hand_labels(self) -> np.ndarray | None:
         """The other seats' hands at the learner's decisions, (B, (N - 1) * kinds) int8 in relative order, for the
-        auxiliary head (labels from the engine, training only); None without it."""
-        if not self.config.hand_loss:
+        auxiliary head and the oracle input (from the engine, training only); None without either."""
+        if not (self.config.hand_loss or self.config.oracle):
             return None
         where, _ = O.observation_layout("seer", self.config.players)["hands"]
         return self.seer_rows()[:, where][:, C.NUM_KINDS :]
+
+    def observations(self, level: str) -> np.ndarray:
+        """The learner's current decisions at another agent's level, for a teacher or an imitated baseline (`seer`:
+        the rows encoded once per step)."""
+        if level == "seer":
+            return self.seer_rows()
+        return np.concatenate([venv.observe(level) for _, venv, _ in self.groups])
 
     def critic_observations(self) -> np.ndarray | None:
         """The learner's decisions seen whole (`seer`), for a privileged critic; None with the own critic."""
@@ -390,10 +428,12 @@ def evaluate(network: PolicyNetwork, config: Config, seed: int) -> dict[str, tup
     }
 
 
-def forward(network, critic, obs, masks, critic_obs) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def forward(network, critic, obs, masks, critic_obs, aids: Aids | None = None, oracle_hands=None):
     """Masked logits from the policy network, values from the critic (the same network with the own critic), and
-    the policy trunk's features (for the auxiliary hand head)."""
-    logits, values, features = network.forward_with_features(obs, masks)
+    the policy trunk's features (for the auxiliary hand head). With an oracle input, the dropped-out hands
+    (`oracle_hands`) join the first hidden layer."""
+    extra = None if aids is None or aids.oracle is None else aids.oracle(oracle_hands)
+    logits, values, features = network.forward_with_features(obs, masks, extra)
     if critic is not network:
         _, values = critic(critic_obs, masks)
     return logits, values, features
@@ -411,9 +451,46 @@ class HandHead(Module):
         return torch.nn.functional.mse_loss(self.linear(features), hands.float())
 
 
-def auxiliary_loss(head: HandHead | None, features: torch.Tensor, mb: dict[str, torch.Tensor], config: Config):
-    """`hand_loss` times the hand head's loss (0 without the head)."""
-    return features.new_zeros(()) if head is None else config.hand_loss * head.loss(features, mb["hands"])
+class OracleInput(Module):
+    """Training only (oracle guiding): the other seats' hands, some entries dropped, as a term of the policy's first
+    hidden layer. Once every entry is dropped the network reads its own observation alone."""
+
+    def __init__(self, width: int, num_players: int):
+        super().__init__()
+        self.linear = torch.nn.Linear((num_players - 1) * C.NUM_KINDS, width, bias=False)
+
+    def forward(self, hands: torch.Tensor) -> torch.Tensor:
+        return self.linear(hands.float() * 0.5)
+
+    @staticmethod
+    def drop(hands: np.ndarray, keep: float, rng: np.random.Generator) -> np.ndarray:
+        """`hands` with each entry kept with probability `keep`, else 0."""
+        return hands * (rng.random(hands.shape) < keep) if keep < 1 else hands
+
+
+@dataclass
+class Aids:
+    """What training reads and play never does: the hand head, the oracle input and the teacher (each optional)."""
+
+    head: HandHead | None = None
+    oracle: OracleInput | None = None
+    teacher: PolicyNetwork | None = None
+
+    def parameters(self) -> list[torch.nn.Parameter]:
+        """The trained parameters among them (the teacher is frozen)."""
+        return [p for module in (self.head, self.oracle) if module is not None for p in module.parameters()]
+
+    def losses(self, features, logits, mb: dict[str, torch.Tensor], config: Config, teacher_weight: float):
+        """The hand head's loss (times `hand_loss`) and the teacher's KL divergence to the learner (times
+        `teacher_weight`), zeros for the aids this run does not have."""
+        hand = features.new_zeros(()) if self.head is None else config.hand_loss * self.head.loss(features, mb["hands"])
+        distil = features.new_zeros(())
+        if self.teacher is not None and teacher_weight > 0:
+            with torch.no_grad():
+                target = torch.log_softmax(self.teacher(mb["teacher_obs"], mb["masks"])[0], -1)
+            learner = torch.log_softmax(logits, -1)
+            distil = teacher_weight * (target.exp() * (target - learner)).masked_fill(~mb["masks"], 0.0).sum(-1).mean()
+        return hand, distil
 
 
 def minibatches(batch: dict[str, torch.Tensor], size: int):
@@ -428,16 +505,18 @@ def minibatches(batch: dict[str, torch.Tensor], size: int):
 
 
 def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config,
-               head: HandHead | None = None) -> dict[str, float]:  # fmt: skip
+               aids: Aids | None = None, teacher_weight: float = 0.0) -> dict[str, float]:  # fmt: skip
     """`epochs` passes of clipped PPO over shuffled minibatches; returns the mean losses.
 
     The losses are summed as tensors and read once at the end: `.item()` on a GPU waits for its queue."""
+    aids = aids or Aids()
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clip_fraction": 0.0,
-             "hand_loss": 0.0}  # fmt: skip
+             "hand_loss": 0.0, "teacher_loss": 0.0}  # fmt: skip
     steps = 0
     for _ in range(config.epochs):
         for mb in minibatches(batch, config.minibatch_size):
-            logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
+            logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"], aids,
+                                               mb["oracle"])  # fmt: skip
             log_probs = torch.log_softmax(logits, -1)
             new_logp = log_probs.gather(1, mb["actions"][:, None]).squeeze(1)
             # softmax, not log_probs.exp(): on CPU, exp of the masked entries' -1e9 takes ~15x longer
@@ -450,14 +529,16 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
             policy_loss = torch.max(-advantages * ratio, -advantages * ratio.clamp(1 - config.clip, 1 + config.clip))
             policy_loss = policy_loss.mean()
             value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
-            hand_loss = auxiliary_loss(head, features, mb, config)
-            loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy + hand_loss
+            hand_loss, teacher_loss = aids.losses(features, logits, mb, config, teacher_weight)
+            loss = (policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy + hand_loss
+                    + teacher_loss)  # fmt: skip
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(parameters(network, critic, head), config.max_grad_norm)
+            torch.nn.utils.clip_grad_norm_(parameters(network, critic, aids), config.max_grad_norm)
             optimizer.step()
             with torch.no_grad():
                 stats["hand_loss"] += hand_loss
+                stats["teacher_loss"] += teacher_loss
                 stats["policy_loss"] += policy_loss
                 stats["value_loss"] += value_loss
                 stats["entropy"] += entropy
@@ -468,18 +549,20 @@ def ppo_update(network, critic, optimizer, batch: dict[str, torch.Tensor], confi
 
 
 def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor], config: Config,
-                     head: HandHead | None = None) -> dict[str, float]:  # fmt: skip
-    """One pass of cross-entropy on the teacher's actions plus the value loss, over shuffled minibatches."""
+                     aids: Aids | None = None, teacher_weight: float = 0.0) -> dict[str, float]:  # fmt: skip
+    """One pass of cross-entropy on the imitated baseline's actions plus the value loss, over shuffled minibatches."""
+    aids = aids or Aids()
     stats = {"imitation_loss": 0.0, "imitation_accuracy": 0.0, "value_loss": 0.0, "hand_loss": 0.0}
     steps = 0
     for mb in minibatches(batch, config.minibatch_size):
-        logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"])
+        logits, values, features = forward(network, critic, mb["obs"], mb["masks"], mb["critic_obs"], aids,
+                                           mb["oracle"])  # fmt: skip
         imitation_loss = torch.nn.functional.cross_entropy(logits, mb["actions"])
         value_loss = 0.5 * (values - mb["returns"]).pow(2).mean()
-        hand_loss = auxiliary_loss(head, features, mb, config)
+        hand_loss, _ = aids.losses(features, logits, mb, config, 0.0)
         optimizer.zero_grad(set_to_none=True)
         (imitation_loss + config.value_coef * value_loss + hand_loss).backward()
-        torch.nn.utils.clip_grad_norm_(parameters(network, critic, head), config.max_grad_norm)
+        torch.nn.utils.clip_grad_norm_(parameters(network, critic, aids), config.max_grad_norm)
         optimizer.step()
         with torch.no_grad():  # summed as tensors, read once (see ppo_update)
             stats["hand_loss"] += hand_loss
@@ -490,11 +573,11 @@ def imitation_update(network, critic, optimizer, batch: dict[str, torch.Tensor],
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
-def parameters(network, critic, head: HandHead | None = None) -> list[torch.nn.Parameter]:
-    """The trained parameters: the policy network's, the critic's when it is a network of its own, and the hand
-    head's when there is one."""
+def parameters(network, critic, aids: Aids | None = None) -> list[torch.nn.Parameter]:
+    """The trained parameters: the policy network's, the critic's when it is a network of its own, and the
+    training aids' (hand head, oracle input)."""
     return (list(network.parameters()) + (list(critic.parameters()) if critic is not network else [])
-            + (list(head.parameters()) if head is not None else []))  # fmt: skip
+            + (aids.parameters() if aids is not None else []))  # fmt: skip
 
 
 def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.Tensor:
@@ -531,8 +614,13 @@ def train(config: Config) -> dict[str, Any]:
     rng = np.random.default_rng(config.seed)
     network = PolicyNetwork(config.observation, config.players, config.hidden, config.hint).to(device)
     critic = network if config.critic == "own" else PolicyNetwork("seer", config.players, config.hidden).to(device)
-    head = HandHead(config.hidden[-1], config.players).to(device) if config.hand_loss else None
-    optimizer = torch.optim.Adam(parameters(network, critic, head), lr=config.learning_rate, eps=1e-5)
+    aids = Aids(
+        head=HandHead(config.hidden[-1], config.players).to(device) if config.hand_loss else None,
+        oracle=OracleInput(config.hidden[0], config.players).to(device) if config.oracle else None,
+        teacher=PolicyNetwork.from_file_dict(load_policy_file(config.teacher), config.teacher).to(device)
+        if config.teacher else None,
+    )  # fmt: skip
+    optimizer = torch.optim.Adam(parameters(network, critic, aids), lr=config.learning_rate, eps=1e-5)
     update, steps_done, minutes_done = 0, 0, 0.0
     if state is not None:
         check_weights(network, state["network"], "the network")
@@ -540,12 +628,13 @@ def train(config: Config) -> dict[str, Any]:
         if critic is not network:
             check_weights(critic, state["critic"], "the critic")
             critic.load_state_dict(state["critic"])
-        if head is not None:
-            if state.get("hand_head") is None:
-                raise ValueError("the checkpoint's settings have a hand loss but it holds no hand head")
-            check_weights(head, state["hand_head"], "the hand head")
-            head.load_state_dict(state["hand_head"])
-        check_optimizer_state(state["optimizer"], parameters(network, critic, head))
+        for module, key, what in ((aids.head, "hand_head", "a hand loss"), (aids.oracle, "oracle", "an oracle")):
+            if module is not None:
+                if state.get(key) is None:
+                    raise ValueError(f"the checkpoint's settings have {what} but it holds no {key.replace('_', ' ')}")
+                check_weights(module, state[key], f"the {key.replace('_', ' ')}")
+                module.load_state_dict(state[key])
+        check_optimizer_state(state["optimizer"], parameters(network, critic, aids))
         optimizer.load_state_dict(state["optimizer"])  # a ValueError if its groups do not fit
         update, steps_done, minutes_done = state["update"], state["steps"], state["minutes"]
         rng = np.random.default_rng([config.seed, update])
@@ -556,36 +645,30 @@ def train(config: Config) -> dict[str, Any]:
         league.snapshots = state["snapshots"]
         league.add_snapshot(network)
 
-    teacher = None
+    imitated = None
     if config.imitate:
-        teacher = make_agent(config.imitate, seed=config.seed + 77)
-        bind(teacher, league.groups[0][1].spec, league.groups[0][1].rules)
+        imitated = make_agent(config.imitate, seed=config.seed + 77)
+        bind(imitated, O.ObservationSpec(imitated.observation, config.players), league.groups[0][1].rules)
 
     out = Path(config.out)
     out.mkdir(parents=True, exist_ok=True)
     writer = SummaryWriter(out / "tensorboard")
-    b, t_len = config.num_envs, config.rollout_steps
-    obs_np, masks_np = league.reset(seed=config.seed * 10**9 + update * b)
-    critic_obs_np = league.critic_observations()
-    buffers = {
-        "obs": torch.zeros((t_len, b, network.input_size), dtype=torch.int8, device=device),
-        "masks": torch.zeros((t_len, b, masks_np.shape[1]), dtype=torch.bool, device=device),
-        "hands": torch.zeros((t_len, b, (config.players - 1) * C.NUM_KINDS if head is not None else 0),
-                             dtype=torch.int8, device=device),  # fmt: skip
-        "critic_obs": torch.zeros((t_len, b, 0 if critic_obs_np is None else critic_obs_np.shape[1]),
-                                  dtype=torch.int8, device=device),  # fmt: skip
-        "actions": torch.zeros((t_len, b), dtype=torch.long, device=device),
-        "logp": torch.zeros((t_len, b), device=device),
-        "values": torch.zeros((t_len, b), device=device),
-        "rewards": torch.zeros((t_len, b), device=device),
-        "dones": torch.zeros((t_len, b), device=device),
-    }
-    steps_per_update = b * t_len
+    collector = Collector(config, league, aids, imitated, device, rng, config.seed * 10**9 + update * config.num_envs)
+    buffers = [collector.new_buffers(network) for _ in range(2 if config.overlap else 1)]
+    # with --overlap the rollouts are acted by a copy of the network (and of its critic and oracle input), synced
+    # after each rollout, so that the update can change the network while the next rollout is being collected
+    if config.overlap:
+        acting = copy.deepcopy(network)
+        actor = (acting, acting if critic is network else copy.deepcopy(critic), copy.deepcopy(aids.oracle))
+    else:
+        actor = (network, critic, aids.oracle)
+    pool = ThreadPoolExecutor(1, thread_name_prefix="collector") if config.overlap else None
+    pending = None
+    steps_per_update = config.num_envs * config.rollout_steps
     budget_steps = min(config.total_steps, steps_done + int(1e15))
     started = time.perf_counter()
     deadline = started + config.minutes * 60
     bar = tqdm(total=int(config.minutes * 60), unit="s", disable=not config.progress, desc="native PPO")
-    episode_wins, episode_count = 0, 0
     next_snapshot = config.snapshot_seconds
     train_seconds, steps_at_start = 0.0, steps_done  # rollouts and updates, without evaluations and saving
     collect_seconds = 0.0  # rollouts alone
@@ -600,7 +683,8 @@ def train(config: Config) -> dict[str, Any]:
             "format": CHECKPOINT_FORMAT,
             "config": {**dataclasses.asdict(config), "out": str(config.out), "resume": None},
             "network": network.state_dict(), "critic": critic.state_dict() if critic is not network else None,
-            "hand_head": head.state_dict() if head is not None else None,
+            "hand_head": aids.head.state_dict() if aids.head is not None else None,
+            "oracle": aids.oracle.state_dict() if aids.oracle is not None else None,
             "optimizer": optimizer.state_dict(), "update": update,
             "steps": steps_done, "minutes": minutes_done + (time.perf_counter() - started) / 60,
             "snapshots": league.snapshots, "history": history, "commands": commands,
@@ -612,75 +696,78 @@ def train(config: Config) -> dict[str, Any]:
         )  # fmt: skip
         write_atomic(out / "policy.pt", lambda temporary: torch.save(policy, temporary))
 
-    while time.perf_counter() < deadline and steps_done + steps_per_update <= budget_steps:
+    def schedule(ahead: int = 0) -> tuple[float, bool, float, float]:
+        """(fraction of the budget spent, imitating, oracle keep probability, teacher weight), as of now, for the
+        rollout that the update `ahead` updates from now will read."""
         fraction = min(1.0, (time.perf_counter() - started) / (config.minutes * 60))
+        imitating = imitated is not None and steps_done + ahead * steps_per_update < config.imitate_steps
+        oracle_keep = max(0.0, 1.0 - fraction / config.oracle) if config.oracle else 0.0
+        return fraction, imitating, oracle_keep, config.teacher_weight * (1.0 - fraction)
+
+    def sync_actor() -> None:
+        """The acting copies take the learner's current weights (with --overlap; else they are the learner)."""
+        if config.overlap:
+            actor[0].load_state_dict(network.state_dict())
+            if critic is not network:
+                actor[1].load_state_dict(critic.state_dict())
+            if aids.oracle is not None:
+                actor[2].load_state_dict(aids.oracle.state_dict())
+
+    snapshot_due = False
+    while time.perf_counter() < deadline and steps_done + steps_per_update <= budget_steps:
+        iteration_started = time.perf_counter()
+        fraction, imitating, oracle_keep, teacher_weight = schedule()
         for group in optimizer.param_groups:
             group["lr"] = config.learning_rate * (1.0 - 0.9 * fraction)
-        imitating = teacher is not None and steps_done < config.imitate_steps
-        rollout_started = time.perf_counter()
-        network.eval()
-        critic.eval()
-        for t in range(t_len):
-            obs = torch.from_numpy(league.network_input(obs_np, masks_np)).to(device)
-            masks = torch.from_numpy(masks_np).to(device).bool()
-            critic_obs = None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device)
-            hands_np = league.hand_labels()
-            if hands_np is not None:
-                buffers["hands"][t] = torch.from_numpy(hands_np).to(device)
-            with torch.inference_mode():
-                logits, values, _ = forward(network, critic, obs, masks, critic_obs)
-                actions = sample_actions(logits)
-                if imitating:  # the teacher plays the learner's seat; the network learns from its actions
-                    actions = torch.from_numpy(teacher.act(obs_np, masks_np)).to(device)
-                logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
-            buffers["obs"][t], buffers["masks"][t] = obs, masks
-            if critic_obs is not None:
-                buffers["critic_obs"][t] = critic_obs
-            buffers["actions"][t], buffers["logp"][t], buffers["values"][t] = actions, logp, values
-            obs_np, masks_np, rewards, dones, winners = league.step(actions.cpu().numpy())
-            critic_obs_np = league.critic_observations()
-            buffers["rewards"][t] = torch.from_numpy(rewards).to(device, torch.float32)
-            buffers["dones"][t] = torch.from_numpy(dones).to(device, torch.float32)
-            ended = winners > -2
-            episode_count += int(ended.sum())
-            episode_wins += int((winners[ended] == 0).sum())
-        rollout_seconds = time.perf_counter() - rollout_started
-
+        if pending is None:
+            rollout = collector.collect(buffers[0], *actor, imitating, oracle_keep)
+        else:  # collected while the last update ran, by the weights before it
+            rollout = pending.result()
+            buffers.reverse()
+        if snapshot_due:  # no rollout is running now: the `self` opponents can change
+            league.add_snapshot(network)
+            snapshot_due = False
+        if config.overlap:
+            sync_actor()
+            if steps_done + 2 * steps_per_update <= budget_steps:
+                _, imitating_next, keep_next, _ = schedule(ahead=1)
+                pending = pool.submit(collector.collect, buffers[1], *actor, imitating_next, keep_next)
+            else:
+                pending = None
+        current = buffers[0]
         update_started = time.perf_counter()
-        with torch.inference_mode():
-            _, last_values, _ = forward(
-                network, critic, torch.from_numpy(league.network_input(obs_np, masks_np)).to(device),
-                torch.from_numpy(masks_np).to(device).bool(),
-                None if critic_obs_np is None else torch.from_numpy(critic_obs_np).to(device),
-            )  # fmt: skip
-        advantages = gae(buffers["rewards"], buffers["values"], buffers["dones"], last_values,
+        advantages = gae(current["rewards"], current["values"], current["dones"], current["last_values"],
                          config.gamma, config.gae_lambda)  # fmt: skip
-        batch = {
-            "obs": buffers["obs"].reshape(t_len * b, -1), "masks": buffers["masks"].reshape(t_len * b, -1),
-            "critic_obs": buffers["critic_obs"].reshape(t_len * b, -1),
-            "hands": buffers["hands"].reshape(t_len * b, -1),
-            "actions": buffers["actions"].reshape(-1), "logp": buffers["logp"].reshape(-1),
-            "advantages": advantages.reshape(-1), "returns": (advantages + buffers["values"]).reshape(-1),
-        }  # fmt: skip
+        batch = {key: value.reshape(steps_per_update, -1) for key, value in current.items()
+                 if key not in ("actions", "logp", "values", "rewards", "dones", "last_values")}  # fmt: skip
+        batch.update(actions=current["actions"].reshape(-1), logp=current["logp"].reshape(-1),
+                     advantages=advantages.reshape(-1), returns=(advantages + current["values"]).reshape(-1))
         network.train()
         critic.train()
-        stats = (imitation_update if imitating else ppo_update)(network, critic, optimizer, batch, config, head)
+        stats = (imitation_update if rollout["imitating"] else ppo_update)(
+            network, critic, optimizer, batch, config, aids, teacher_weight)  # fmt: skip
         update += 1
         steps_done += steps_per_update
         update_seconds = time.perf_counter() - update_started
-        train_seconds += rollout_seconds + update_seconds
-        collect_seconds += rollout_seconds
+        iteration_seconds = time.perf_counter() - iteration_started
+        train_seconds += iteration_seconds
+        collect_seconds += rollout["seconds"]
 
-        writer.add_scalar("speed/rollout_steps_per_second", steps_per_update / rollout_seconds, steps_done)
-        writer.add_scalar("speed/steps_per_second", steps_per_update / (rollout_seconds + update_seconds), steps_done)
+        writer.add_scalar("speed/rollout_steps_per_second", steps_per_update / rollout["seconds"], steps_done)
+        writer.add_scalar("speed/steps_per_second", steps_per_update / iteration_seconds, steps_done)
+        writer.add_scalar("speed/update_seconds", update_seconds, steps_done)
         for key, value in stats.items():
             writer.add_scalar(f"loss/{key}", value, steps_done)
         writer.add_scalar("loss/learning_rate", optimizer.param_groups[0]["lr"], steps_done)
-        if episode_count:
-            writer.add_scalar("episodes/league_win_rate", episode_wins / episode_count, steps_done)
-            episode_wins, episode_count = 0, 0
-        if update % config.snapshot_every == 0 or (imitating and steps_done >= config.imitate_steps):
-            league.add_snapshot(network)
+        if aids.oracle is not None:
+            writer.add_scalar("loss/oracle_keep", rollout["oracle_keep"], steps_done)
+        if pending is None and (win_rate := collector.league_win_rate()) is not None:  # read between rollouts
+            writer.add_scalar("episodes/league_win_rate", win_rate, steps_done)
+        if update % config.snapshot_every == 0 or (rollout["imitating"] and steps_done >= config.imitate_steps):
+            snapshot_due = True
+            if pending is None:
+                league.add_snapshot(network)
+                snapshot_due = False
         if config.eval_every and update % config.eval_every == 0:
             evaluation = log_evaluation(network, config, writer, steps_done, update, bar, history)
         if update % config.checkpoint_every == 0:
@@ -690,7 +777,13 @@ def train(config: Config) -> dict[str, Any]:
             next_snapshot += config.snapshot_seconds * (1 + (time.perf_counter() - started - next_snapshot)
                                                         // config.snapshot_seconds)  # fmt: skip
         bar.n = min(bar.total, int(time.perf_counter() - started))
-        bar.set_postfix(steps=steps_done, sps=int(steps_per_update / (rollout_seconds + update_seconds)))
+        bar.set_postfix(steps=steps_done, sps=int(steps_per_update / iteration_seconds))
+    if pending is not None:  # a rollout that no update will read: let it finish, then leave
+        pending.result()
+    if pool is not None:
+        pool.shutdown()
+    if snapshot_due:
+        league.add_snapshot(network)
     bar.close()
     if config.snapshot_seconds:  # the last policy, at the end of training
         save_snapshot(network, config, out, time.perf_counter() - started, steps_done, update)
@@ -703,6 +796,94 @@ def train(config: Config) -> dict[str, Any]:
         "steps_per_second": (steps_done - steps_at_start) / max(train_seconds, 1e-9),
         "rollout_steps_per_second": (steps_done - steps_at_start) / max(collect_seconds, 1e-9),
     }  # fmt: skip
+
+
+class Collector:
+    """Plays the league's games and fills rollout buffers: `rollout_steps` decisions of every game, the learner's seat
+    acted by the network it is given (or by the imitated baseline), with what the aids need beside them. It keeps
+    the games' current observations between rollouts, so that rollouts follow on, and can run in a thread of its
+    own (`--overlap`): the compiled engine and torch release the GIL."""
+
+    def __init__(self, config: Config, league: League, aids: Aids, imitated: Any, device, rng, seed: int):
+        self.config, self.league, self.aids, self.imitated, self.device, self.rng = (
+            config, league, aids, imitated, device, rng)  # fmt: skip
+        self.obs_np, self.masks_np = league.reset(seed=seed)
+        self.episode_wins, self.episode_count = 0, 0
+
+    def new_buffers(self, network: PolicyNetwork) -> dict[str, torch.Tensor]:
+        """Empty rollout buffers, (T, B, ...) on the training device."""
+        t_len, b, hands = self.config.rollout_steps, self.config.num_envs, (self.config.players - 1) * C.NUM_KINDS
+        critic_obs = self.league.critic_observations()
+
+        def zeros(*shape, dtype=torch.float32):
+            return torch.zeros((t_len, b, *shape), dtype=dtype, device=self.device)
+
+        return {
+            "obs": zeros(network.input_size, dtype=torch.int8),
+            "masks": zeros(self.masks_np.shape[1], dtype=torch.bool),
+            "hands": zeros(hands if self.aids.head is not None else 0, dtype=torch.int8),
+            "oracle": zeros(hands if self.aids.oracle is not None else 0, dtype=torch.int8),
+            "teacher_obs": zeros(0 if self.aids.teacher is None else self.aids.teacher.input_size, dtype=torch.int8),
+            "critic_obs": zeros(0 if critic_obs is None else critic_obs.shape[1], dtype=torch.int8),
+            "actions": zeros(dtype=torch.long), "logp": zeros(), "values": zeros(), "rewards": zeros(),
+            "dones": zeros(), "last_values": torch.zeros(b, device=self.device),
+        }  # fmt: skip
+
+    def tensor(self, array: np.ndarray, dtype=None) -> torch.Tensor:
+        return torch.from_numpy(array).to(self.device, dtype)
+
+    def collect(self, buffers, network, critic, oracle, imitating: bool, oracle_keep: float) -> dict[str, Any]:
+        """Fill `buffers` with one rollout acted by `network` (and valued by `critic`; `oracle`: the oracle input of
+        this network, or None); returns how it was collected (seconds, imitating, oracle_keep)."""
+        started = time.perf_counter()
+        league, aids = self.league, Aids(oracle=oracle)
+        network.eval()
+        critic.eval()
+        for t in range(self.config.rollout_steps):
+            obs = self.tensor(league.network_input(self.obs_np, self.masks_np))
+            masks = self.tensor(self.masks_np).bool()
+            critic_obs = league.critic_observations()
+            critic_obs = None if critic_obs is None else self.tensor(critic_obs)
+            hands_np = league.hand_labels()
+            if self.aids.head is not None:
+                buffers["hands"][t] = self.tensor(hands_np)
+            if oracle is not None:
+                buffers["oracle"][t] = self.tensor(OracleInput.drop(hands_np, oracle_keep, self.rng))
+            if self.aids.teacher is not None:
+                buffers["teacher_obs"][t] = self.tensor(league.observations(self.aids.teacher.level))
+            with torch.inference_mode():
+                logits, values, _ = forward(network, critic, obs, masks, critic_obs, aids, buffers["oracle"][t])
+                actions = sample_actions(logits)
+                if imitating:  # the imitated baseline plays the learner's seat; the network learns its actions
+                    level = self.imitated.observation
+                    rows = self.obs_np if level == self.config.observation else league.observations(level)
+                    actions = self.tensor(self.imitated.act(rows, self.masks_np))
+                logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
+            buffers["obs"][t], buffers["masks"][t] = obs, masks
+            if critic_obs is not None:
+                buffers["critic_obs"][t] = critic_obs
+            buffers["actions"][t], buffers["logp"][t], buffers["values"][t] = actions, logp, values
+            self.obs_np, self.masks_np, rewards, dones, winners = league.step(actions.cpu().numpy())
+            buffers["rewards"][t] = self.tensor(rewards, torch.float32)
+            buffers["dones"][t] = self.tensor(dones, torch.float32)
+            ended = winners > -2
+            self.episode_count += int(ended.sum())
+            self.episode_wins += int((winners[ended] == 0).sum())
+        with torch.inference_mode():  # the value after the last decision, for GAE's bootstrap
+            critic_obs = league.critic_observations()
+            hands = None if oracle is None else self.tensor(OracleInput.drop(league.hand_labels(), oracle_keep,
+                                                                             self.rng))  # fmt: skip
+            _, buffers["last_values"][:], _ = forward(
+                network, critic, self.tensor(league.network_input(self.obs_np, self.masks_np)),
+                self.tensor(self.masks_np).bool(), None if critic_obs is None else self.tensor(critic_obs), aids, hands,
+            )  # fmt: skip
+        return {"seconds": time.perf_counter() - started, "imitating": imitating, "oracle_keep": oracle_keep}
+
+    def league_win_rate(self) -> float | None:
+        """The learner's win rate over the games ended since the last call (None if none ended)."""
+        rate = self.episode_wins / self.episode_count if self.episode_count else None
+        self.episode_wins, self.episode_count = 0, 0
+        return rate
 
 
 def save_snapshot(network: PolicyNetwork, config: Config, out: Path, seconds: float, steps: int, update: int) -> Path:

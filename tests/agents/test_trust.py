@@ -123,7 +123,7 @@ def test_a_checkpoint_is_plain_data_and_every_setting_of_it_is_checked(files, tm
         ({"config": {**state["config"], "hidden": (0,)}}, "setting hidden = (0,): must be an int >= 1"),
         ({"config": {**state["config"], "num_envs": "64"}}, "setting num_envs = '64' is not a int"),
         ({"config": {**state["config"], "variant": "dos"}}, "unknown variant 'dos'"),
-        ({"config": {**state["config"], "observation": "seer"}}, "is not one of minimal, knowledge"),
+        ({"config": {**state["config"], "observation": "all"}}, "is not one of minimal, knowledge, belief, seer"),
         ({"steps": -1}, "bad steps"),
         ({"format": "something else"}, "is not a uno-train checkpoint"),
         ({"history": [(1, "counter", 0.5)]}, "bad history"),

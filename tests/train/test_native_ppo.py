@@ -55,6 +55,27 @@ def test_native_ppo_trains_checkpoints_and_evaluates(native_run):
     assert data["trained"]["steps"] == 2048
 
 
+def test_native_ppo_overlaps_collection_with_the_update(tmp_path):
+    """`--overlap`: the next rollout is collected in a thread during the update, acted by a copy of the network one
+    update behind; the run trains as many updates as without it, learns, and its rollout outlives no update."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from uno_env.train import native_ppo
+
+    config = native_ppo.parse_args([
+        *TINY_NATIVE, "--overlap", "--imitate", "counter", "--imitate-steps", "1024", "--total-steps", "3072",
+        "--out", str(tmp_path),
+    ])  # fmt: skip
+    summary = native_ppo.train(config)
+    assert summary["steps"] == 3072 and summary["updates"] == 6
+    logged = EventAccumulator(str(tmp_path / "tensorboard")).Reload()
+    assert len(logged.Scalars("loss/imitation_loss")) == 2 and len(logged.Scalars("loss/policy_loss")) == 4
+    assert len(logged.Scalars("episodes/league_win_rate")) >= 1
+    state = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+    assert len(state["snapshots"]) >= 6  # the first, one per update (snapshot_every 1), the imitation's end
+    assert load_policy_file(tmp_path / "policy.pt")["trained"]["steps"] == 3072
+
+
 def test_native_ppo_resumes_where_it_stopped(native_run, tmp_path):
     from uno_env.train import native_ppo
 
@@ -123,6 +144,42 @@ def test_native_ppo_reads_the_belief_level_and_learns_the_hands_with_an_auxiliar
     with pytest.raises(ValueError, match="holds no hand head"):
         native_ppo.train(native_ppo.Config(resume=tmp_path / "broken.pt", total_steps=8192, out=tmp_path / "q",
                                            progress=False))  # fmt: skip
+
+
+def test_native_ppo_trains_a_seer_policy_and_distils_it_into_an_honest_one_with_oracle_guiding(tmp_path):
+    """`--observation seer` trains a privileged policy; `--teacher` distils it (the KL term falls as the learner
+    follows it) while `--oracle` feeds the hands, dropped out to nothing by the end: the policy file is a plain
+    knowledge-level policy, the oracle layer lives in the checkpoint only, and a resume keeps both aids."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    from uno_env.train import native_ppo
+
+    native_ppo.train(native_ppo.parse_args([
+        *TINY_NATIVE, "--observation", "seer", "--total-steps", "1024", "--out", str(tmp_path / "seer"),
+    ]))  # fmt: skip
+    teacher = load_policy_file(tmp_path / "seer" / "policy.pt")
+    assert teacher["observation"] == "seer" and teacher["observation_size"] == O.observation_size("seer", 2)
+    config = native_ppo.parse_args([
+        *TINY_NATIVE, "--teacher", str(tmp_path / "seer" / "policy.pt"), "--teacher-weight", "5", "--oracle", "0.5",
+        "--total-steps", "4096", "--learning-rate", "0.01", "--checkpoint-every", "1", "--out", str(tmp_path / "a"),
+    ])  # fmt: skip
+    assert native_ppo.train(config)["steps"] == 4096
+    state = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=True)
+    assert state["oracle"]["linear.weight"].shape == (32, 59)  # the other seat's 59 kinds into the first layer
+    data = load_policy_file(tmp_path / "a" / "policy.pt")
+    assert data["observation"] == "knowledge" and not any("oracle" in key for key in data["state_dict"])
+    logged = EventAccumulator(str(tmp_path / "a" / "tensorboard")).Reload()
+    keep = [event.value for event in logged.Scalars("loss/oracle_keep")]
+    assert keep[0] == pytest.approx(1.0, abs=0.2) and keep == sorted(keep, reverse=True)
+    assert logged.Scalars("loss/teacher_loss")[0].value > 0
+    summary = native_ppo.train(native_ppo.Config(resume=tmp_path / "a" / "checkpoint.pt", total_steps=5120,
+                                                 out=tmp_path / "b", progress=False))  # fmt: skip
+    assert summary["steps"] == 5120
+    with pytest.raises(ValueError, match="policy for 4 players"):
+        native_ppo.Config(players=4, teacher=str(tmp_path / "seer" / "policy.pt")).validate()
+    (tmp_path / "code.pt").write_bytes(b"not a policy")
+    with pytest.raises(ValueError, match="is not a uno-env policy file"):
+        native_ppo.Config(teacher=str(tmp_path / "code.pt")).validate()
 
 
 def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
@@ -253,35 +310,36 @@ def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_p
     assert same.mean() > 0.9  # float16 weights may flip a near tie, no more
 
 
-def test_imitation_learns_the_teachers_actions(tmp_path):
+@pytest.mark.parametrize(("imitated", "level"), [("greedy", "minimal"), ("counter", "belief")])
+def test_imitation_learns_the_teachers_actions(imitated, level, tmp_path):
+    """The imitated baseline reads its own level (counter: knowledge) while the network learns from its own."""
     from uno_env.train import native_ppo
 
     config = native_ppo.parse_args([
-        *TINY_NATIVE, "--imitate", "greedy", "--observation", "minimal", "--imitate-steps", "40960",
+        *TINY_NATIVE, "--imitate", imitated, "--observation", level, "--imitate-steps", "40960",
         "--total-steps", "40960", "--minibatch-size", "512", "--eval-every", "0", "--out", str(tmp_path),
     ])  # fmt: skip
     native_ppo.train(config)
     learner = PolicyAgent(tmp_path / "policy.pt")
-    untrained = PolicyAgent(PolicyNetwork("minimal", 2, (32,)))
-    teacher = make_agent("greedy", seed=3)
-    venv = UnoVectorEnv("classic", 2, 512, learner_seats="all", observation="minimal")
+    untrained = PolicyAgent(PolicyNetwork(level, 2, (32,)))
+    teacher = make_agent(imitated, seed=3)
+    venv = UnoVectorEnv("classic", 2, 512, learner_seats="all", observation=level)
     obs, masks = venv.reset(seed=11)
     for agent in (teacher, learner, untrained):
-        agent.bind(venv.spec, venv.rules)
+        agent.bind(O.ObservationSpec(agent.observation, 2), venv.rules)
     choices = masks.sum(1) > 1  # decisions with a choice
-    wanted = teacher.act(obs, masks)[choices]
+    wanted = teacher.act(venv.observe(teacher.observation), masks)[choices]
     learned = (learner.act(obs, masks)[choices] == wanted).mean()
     chance = (untrained.act(obs, masks)[choices] == wanted).mean()
     assert learned > chance + 0.2, (learned, chance)
 
 
-def test_imitation_needs_the_teachers_observation_level(tmp_path):
+def test_a_hint_needs_the_advisers_observation_level(tmp_path):
     from uno_env.train import native_ppo
 
-    with pytest.raises(ValueError, match="needs --observation knowledge"):
-        native_ppo.Config(imitate="counter", observation="minimal", out=tmp_path).validate()
     with pytest.raises(ValueError, match="--hint counter needs --observation knowledge"):
         native_ppo.Config(hint="counter", observation="minimal", out=tmp_path).validate()
+    native_ppo.Config(imitate="counter", observation="belief", out=tmp_path).validate()  # imitation reads its own
 
 
 @pytest.mark.parametrize("trainer", ["native_ppo", "sb3_ppo"])
