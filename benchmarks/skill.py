@@ -44,6 +44,16 @@ def play_block(agent: str, opponent: str, variant: str, players: int, first_seed
     return (records, *searched, decisions, getattr(searcher, "overrides", 0))
 
 
+def deal_wins(records) -> dict[str, float]:
+    """The agent's wins in each deal (over its seats' games, ties shared), by deal seed: two runs on the same deals
+    compare paired (`benchmarks/paired.py`)."""
+    wins: dict[int, float] = {}
+    for record in records:
+        share = sum(1 / len(record.winners) for seat in record.winners if record.lineup[seat] == "agent")
+        wins[record.seed] = wins.get(record.seed, 0.0) + share
+    return {str(seed): wins[seed] for seed in sorted(wins)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = cli.ArgumentParser(prog="skill.py", description=__doc__.split("\n\n")[0])
     cli.add_variant(parser)
@@ -82,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         "fair_share": 1 / args.players, "ms_per_searched_decision": 1000 * seconds / max(searches, 1),
         "ms_per_decision": 1000 * seconds / max(decisions, 1), "overrides": overrides / max(searches, 1),
         "seconds": time.perf_counter() - start,
+        "deal_wins": deal_wins(records),
     }  # fmt: skip
     timing = f"; {result['ms_per_searched_decision']:.1f} ms per searched decision" if searches else ""
     if overrides:

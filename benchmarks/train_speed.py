@@ -33,10 +33,71 @@ def native_rate(args, out: Path) -> tuple[float, float, str]:
         eval_every=0, eval_games=2, checkpoint_every=10**9, out=out, progress=False, device=args.native_device,
         **({} if args.native_threads is None else {"threads": args.native_threads}),
         **{key: value for key, value in (("num_envs", args.native_num_envs), ("hidden", args.native_hidden),
-                                         ("minibatch_size", args.native_minibatch_size)) if value is not None},
+                                         ("minibatch_size", args.native_minibatch_size),
+                                         ("epochs", args.native_epochs)) if value is not None},
+        overlap=args.native_overlap,
     )  # fmt: skip
     summary = native_ppo.train(config)
     return summary["steps_per_second"], summary["rollout_steps_per_second"], summary["device"]
+
+
+def learner_rate(args) -> tuple[float, str]:
+    """(steps per second, device) of the native trainer's arithmetic alone: a rollout's forward passes and action
+    draws, then the update (GAE and the PPO epochs), on observation rows that no game made. It is the ceiling of
+    training with an engine that costs nothing (a GPU-resident one): the collection's round trips are left out."""
+    import numpy as np
+    import torch
+
+    from uno_env import observation as O
+    from uno_env.agents.policy import PolicyNetwork, sample_actions
+    from uno_env.train import native_ppo
+
+    config = native_ppo.Config(
+        players=args.players, **{key: value for key, value in (
+            ("num_envs", args.native_num_envs), ("hidden", args.native_hidden),
+            ("minibatch_size", args.native_minibatch_size), ("epochs", args.native_epochs)) if value is not None},
+    )  # fmt: skip
+    device = torch.device("cuda" if args.native_device == "auto" and torch.cuda.is_available() else
+                          ("cpu" if args.native_device == "auto" else args.native_device))  # fmt: skip
+    if args.native_threads:
+        torch.set_num_threads(args.native_threads)
+    network = PolicyNetwork("knowledge", args.players, config.hidden).to(device)
+    optimizer = torch.optim.Adam(network.parameters(), lr=config.learning_rate, eps=1e-5)
+    t_len, b = config.rollout_steps, config.num_envs
+    rng = np.random.default_rng(0)
+    obs = torch.from_numpy(rng.integers(0, 3, (t_len, b, O.observation_size("knowledge", args.players)), np.int8))
+    masks = torch.from_numpy(rng.random((t_len, b, 77)) < 0.1)
+    masks[..., 0] = True
+    obs, masks = obs.to(device), masks.to(device)
+    rewards, dones = torch.zeros((t_len, b), device=device), torch.zeros((t_len, b), device=device)
+
+    def one_update() -> None:
+        actions, logp, values = [], [], []
+        with torch.inference_mode():
+            for t in range(t_len):
+                logits, value = network(obs[t], masks[t])
+                action = sample_actions(logits)
+                actions.append(action)
+                logp.append(torch.log_softmax(logits, -1).gather(1, action[:, None]).squeeze(1))
+                values.append(value)
+            values = torch.stack(values)
+            advantages = native_ppo.gae(rewards, values, dones, values[-1], config.gamma, config.gae_lambda)
+        batch = {"obs": obs.reshape(t_len * b, -1), "masks": masks.reshape(t_len * b, -1),
+                 "critic_obs": obs.new_zeros((t_len * b, 0)), "oracle": obs.new_zeros((t_len * b, 0)),
+                 "actions": torch.stack(actions).reshape(-1), "logp": torch.stack(logp).reshape(-1),
+                 "advantages": advantages.reshape(-1), "returns": (advantages + values).reshape(-1)}  # fmt: skip
+        native_ppo.ppo_update(network, network, optimizer, batch, config)
+
+    one_update()  # warm-up
+    updates = max(1, args.native_steps // (t_len * b))
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(updates):
+        one_update()
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+    return updates * t_len * b / (time.perf_counter() - start), str(device)
 
 
 def sb3_rate(args, out: Path) -> tuple[float, float, str]:
@@ -88,7 +149,12 @@ def main() -> None:
     parser.add_argument("--native-num-envs", type=int, default=None, help="games stepped together")
     parser.add_argument("--native-hidden", type=int, nargs="+", default=None, help="the native network's layer widths")
     parser.add_argument("--native-minibatch-size", type=int, default=None, help="the native trainer's minibatch size")
+    parser.add_argument("--native-epochs", type=int, default=None, help="the native trainer's passes per rollout")
+    parser.add_argument("--native-overlap", action="store_true", help="the native trainer's --overlap")
     parser.add_argument("--no-sb3", action="store_true", help="time the native trainer alone")
+    parser.add_argument("--learner-only", action="store_true",
+                        help="time the native trainer's arithmetic alone, on rows no game made (the ceiling of an "
+                             "engine that costs nothing)")  # fmt: skip
     args = parser.parse_args()
     from uno_env.train import check_device
 
@@ -97,6 +163,11 @@ def main() -> None:
             check_device(device)  # a clear error before any run, and no silent fallback to the CPU
         except ValueError as error:
             parser.error(str(error))
+    if args.learner_only:
+        rates = [learner_rate(args) for _ in range(args.repeats)]
+        print(f"native PPO arithmetic alone on {rates[0][1]}: {statistics.median(r[0] for r in rates):,.0f} steps/s "
+              f"(median of {args.repeats}; {', '.join(f'{r[0]:,.0f}' for r in rates)})")  # fmt: skip
+        return
     native, sb3 = [], []  # (training rate, collection rate, device) per repeat
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
