@@ -2,14 +2,16 @@
 # Reading the hidden hands, measured on a lent GPU machine (docs/belief.md): five 4-player classic runs of the native
 # PPO trained at once on the one GPU for the same minutes (the shipped 4-player recipe, `--hidden 256 256 --imitate
 # counter`, plus one aid each), then every policy against three `counter`s on the same fresh deals (skill.py, which
-# benchmarks/paired.py compares deal by deal). Logs and results go to $OUT (default /tmp/gpu-out).
+# benchmarks/paired.py compares deal by deal). First, while the GPU is idle, the ceiling of a GPU-resident engine for
+# docs/time-to-skill.md: the native PPO's arithmetic alone (train_speed.py --learner-only). Logs and results go to
+# $OUT (default /tmp/gpu-out).
 #   TEACHER=seer-4p.pt bash benchmarks/gpu_hidden_hands.sh        # on the GPU machine, uno-env importable from python3
 #   DEVICE=cpu MINUTES=0.2 DEALS=20 TEACHER=seer-4p.pt bash benchmarks/gpu_hidden_hands.sh   # a quick check on a CPU
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-/tmp/gpu-out}"
 DEVICE="${DEVICE:-cuda}"
-MINUTES="${MINUTES:-6}"
+MINUTES="${MINUTES:-5.5}"
 DEALS="${DEALS:-10000}"
 SEED="${SEED:-20261126}"
 PY="${PY:-python3}"
@@ -24,12 +26,18 @@ declare -A runs=(
   [base]="--imitate counter"
   [belief-hand]="--imitate counter --observation belief --hand-loss 1"
   [oracle]="--imitate counter --oracle 0.5"
-  [teacher]="--imitate counter --teacher $TEACHER"
-  [seer]="--observation seer"
+  [distil]="--imitate counter --teacher $TEACHER"
+  [seer]="--imitate counter --observation seer"
 )
 {
   stamp start
   nvidia-smi --query-gpu=name,memory.total --format=csv 2>/dev/null; nproc
+  $PY -c "import numba, torch; print('numba', numba.__version__, 'torch', torch.__version__)"
+  for hidden in "128 128" "64 64"; do
+    stamp "the arithmetic alone, 32,768 games, hidden $hidden"
+    timeout 60 $PY "$here/train_speed.py" --learner-only --native-device "$DEVICE" --native-num-envs "${CEILING_ENVS:-32768}" \
+      --native-minibatch-size "${CEILING_ENVS:-32768}" --native-hidden $hidden --native-steps $((${CEILING_ENVS:-32768} * 32 * 3)) --repeats 3
+  done
   stamp warm-up: compile the kernels once
   $PY -m uno_env.train.native_ppo --players 4 --observation belief --total-steps 8192 --num-envs 256 \
     --rollout-steps 32 --minibatch-size 2048 --eval-games 20 --out /tmp/warm --no-progress --device "$DEVICE"
@@ -42,14 +50,15 @@ declare -A runs=(
   wait
   stamp trained
   for name in "${!runs[@]}"; do tail -2 "$OUT/train-$name.log"; cp "/tmp/hh/$name/policy.pt" "$OUT/$name.pt"; done
-  for agent in "${!runs[@]}" shipped; do
+  cp "$TEACHER" "$OUT/teacher.pt"
+  for agent in "${!runs[@]}" shipped teacher; do
     policy="ppo:$OUT/$agent.pt"; [ "$agent" = shipped ] && policy=ppo:classic
-    $PY "$here/skill.py" --players 4 --agent "$policy" --opponent counter --deals "$DEALS" --seed "$SEED" \
+    timeout 200 $PY "$here/skill.py" --players 4 --agent "$policy" --opponent counter --deals "$DEALS" --seed "$SEED" \
       --workers 3 --json "$OUT/skill-$agent.jsonl" > "$OUT/skill-$agent.log" 2>&1 &
   done
   wait
   cat "$OUT"/skill-*.log
   $PY "$here/paired.py" "$OUT/skill-base.jsonl" "$OUT/skill-shipped.jsonl"
-  for name in belief-hand oracle teacher seer; do $PY "$here/paired.py" "$OUT/skill-$name.jsonl" "$OUT/skill-base.jsonl"; done
+  for name in belief-hand oracle distil seer teacher; do $PY "$here/paired.py" "$OUT/skill-$name.jsonl" "$OUT/skill-base.jsonl"; done
   stamp end
 } 2>&1 | tee "$OUT/hidden_hands.log"

@@ -948,6 +948,23 @@ def log_evaluation(network, config: Config, writer, steps: int, update: int, bar
     return results
 
 
+def describe(config: Config) -> str:
+    """The run's settings, as `uno-train` prints them when it starts: every flag with its value, changed ones first."""
+    defaults = Config()
+    values = {f.name: getattr(config, f.name) for f in dataclasses.fields(Config)}
+
+    def shown(value: Any) -> str:
+        return " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+    def flag(name: str, value: Any) -> str:
+        name = name.replace("_", "-")
+        return (f"--{name}" if value else f"--no-{name}") if isinstance(value, bool) else f"--{name} {shown(value)}"
+
+    changed = [flag(k, v) for k, v in values.items() if v != getattr(defaults, k)]
+    kept = [f"{k.replace('_', '-')}={shown(v)}" for k, v in values.items() if v == getattr(defaults, k)]
+    return f"uno-train settings: {' '.join(changed) or '(all defaults)'}\n  defaults kept: {', '.join(kept)}"
+
+
 def build_parser():
     """The `uno-train` command line: a flag for every `Config` field (`uno_env.cli`'s convention)."""
     return parser_from_dataclass(Config, prog="uno-train", description=__doc__.split("\n\n")[0])
@@ -963,6 +980,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = parser.parse_config(argv)  # --help works without the train extra
         require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
+        print(describe(config), flush=True)
         summary = train(config)
     except USER_ERRORS as error:  # a bad or refused checkpoint, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)

@@ -182,6 +182,16 @@ def test_native_ppo_trains_a_seer_policy_and_distils_it_into_an_honest_one_with_
         native_ppo.Config(teacher=str(tmp_path / "code.pt")).validate()
 
 
+def test_uno_train_prints_its_settings_when_it_starts(capsys, tmp_path):
+    from uno_env.train import native_ppo
+
+    native_ppo.main([*TINY_NATIVE, "--overlap", "--total-steps", "512", "--eval-every", "0", "--out", str(tmp_path)])
+    first, second = capsys.readouterr().out.splitlines()[:2]
+    assert first.startswith("uno-train settings: --league greedy:1 self:1 --total-steps 512 --num-envs 64")
+    assert "--overlap" in first and "--rollout-steps 8" in first and first.endswith("--no-progress")
+    assert second.startswith("  defaults kept: variant=classic") and "imitate-steps=3000000" in second
+
+
 def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
     from uno_env.train import native_ppo
 
