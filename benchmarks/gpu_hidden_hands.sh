@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Reading the hidden hands, measured on a lent GPU machine (docs/belief.md): five 4-player classic runs of the native
+# Reading the hidden hands, measured on a lent GPU machine (docs/belief.md): six 4-player classic runs of the native
 # PPO trained at once on the one GPU for the same minutes (the shipped 4-player recipe, `--hidden 256 256 --imitate
 # counter`, plus one aid each), then every policy against three `counter`s on the same fresh deals (skill.py, which
 # benchmarks/paired.py compares deal by deal). First, while the GPU is idle, the ceiling of a GPU-resident engine for
 # docs/time-to-skill.md: the native PPO's arithmetic alone (train_speed.py --learner-only). Logs and results go to
 # $OUT (default /tmp/gpu-out).
-#   TEACHER=seer-4p.pt bash benchmarks/gpu_hidden_hands.sh        # on the GPU machine, uno-env importable from python3
-#   DEVICE=cpu MINUTES=0.2 DEALS=20 TEACHER=seer-4p.pt bash benchmarks/gpu_hidden_hands.sh   # a quick check on a CPU
+#   bash benchmarks/gpu_hidden_hands.sh      # on the GPU machine, uno-env importable from python3 (TEACHER=FILE: a 7th run)
+#   DEVICE=cpu MINUTES=0.1 DEALS=10 CEILING_ENVS=256 bash benchmarks/gpu_hidden_hands.sh   # a quick check on a CPU
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 OUT="${OUT:-/tmp/gpu-out}"
 DEVICE="${DEVICE:-cuda}"
-MINUTES="${MINUTES:-5.5}"
+MINUTES="${MINUTES:-5}"
 DEALS="${DEALS:-10000}"
 SEED="${SEED:-20261126}"
 PY="${PY:-python3}"
-TEACHER="$(realpath "${TEACHER:?a seer-level 4-player policy file to distil}")"
+TEACHER="${TEACHER:+$(realpath "$TEACHER")}"  # a seer-level 4-player policy file to distil (optional)
 mkdir -p "$OUT"
 export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
 cd /tmp  # not the repository: its uno_env/ folder would shadow the installed package
@@ -24,11 +24,15 @@ recipe=(--variant classic --players 4 --hidden 256 256 --minutes "$MINUTES" --ev
         --threads 1 --device "$DEVICE" --no-progress --seed 1)
 declare -A runs=(
   [base]="--imitate counter"
+  [belief]="--imitate counter --observation belief"
+  [hand]="--imitate counter --hand-loss 1"
   [belief-hand]="--imitate counter --observation belief --hand-loss 1"
   [oracle]="--imitate counter --oracle 0.5"
-  [distil]="--imitate counter --teacher $TEACHER"
   [seer]="--imitate counter --observation seer"
 )
+[ -n "$TEACHER" ] && runs[distil]="--imitate counter --teacher $TEACHER"
+evaluated=("${!runs[@]}" shipped)
+[ -n "$TEACHER" ] && evaluated+=(teacher)
 {
   stamp start
   nvidia-smi --query-gpu=name,memory.total --format=csv 2>/dev/null; nproc
@@ -44,21 +48,23 @@ declare -A runs=(
   for name in "${!runs[@]}"; do
     stamp "train $name"
     # shellcheck disable=SC2086
-    NUMBA_NUM_THREADS=3 $PY -m uno_env.train.native_ppo "${recipe[@]}" ${runs[$name]} --out "/tmp/hh/$name" \
+    NUMBA_NUM_THREADS="${NUMBA_THREADS:-2}" $PY -m uno_env.train.native_ppo "${recipe[@]}" ${runs[$name]} --out "/tmp/hh/$name" \
       > "$OUT/train-$name.log" 2>&1 &
   done
   wait
   stamp trained
   for name in "${!runs[@]}"; do tail -2 "$OUT/train-$name.log"; cp "/tmp/hh/$name/policy.pt" "$OUT/$name.pt"; done
-  cp "$TEACHER" "$OUT/teacher.pt"
-  for agent in "${!runs[@]}" shipped teacher; do
+  [ -n "$TEACHER" ] && cp "$TEACHER" "$OUT/teacher.pt"
+  for agent in "${evaluated[@]}"; do
     policy="ppo:$OUT/$agent.pt"; [ "$agent" = shipped ] && policy=ppo:classic
     timeout 200 $PY "$here/skill.py" --players 4 --agent "$policy" --opponent counter --deals "$DEALS" --seed "$SEED" \
-      --workers 3 --json "$OUT/skill-$agent.jsonl" > "$OUT/skill-$agent.log" 2>&1 &
+      --workers "${EVAL_WORKERS:-2}" --json "$OUT/skill-$agent.jsonl" > "$OUT/skill-$agent.log" 2>&1 &
   done
   wait
   cat "$OUT"/skill-*.log
   $PY "$here/paired.py" "$OUT/skill-base.jsonl" "$OUT/skill-shipped.jsonl"
-  for name in belief-hand oracle distil seer teacher; do $PY "$here/paired.py" "$OUT/skill-$name.jsonl" "$OUT/skill-base.jsonl"; done
+  for name in "${evaluated[@]}"; do
+    [ "$name" = base ] || $PY "$here/paired.py" "$OUT/skill-$name.jsonl" "$OUT/skill-base.jsonl"
+  done
   stamp end
 } 2>&1 | tee "$OUT/hidden_hands.log"
