@@ -40,7 +40,7 @@ if [ -z "${SMOKE:-}" ]; then steps=(2048 8192 32768); else steps=(256); fi
 } 2>&1 | tee "$OUT/train_speed.log"
 {
   stamp "time_to_skill native on $DEVICE, 3 seeds at once, $MINUTES min each"
-  NUMBA_NUM_THREADS=5 timeout 420 $PY "$here/time_to_skill.py" --device "$DEVICE" --minutes "$MINUTES" --parallel 3 \
+  NUMBA_NUM_THREADS=5 timeout 420 $PY "$here/time_to_skill.py" --recipe plain --device "$DEVICE" --minutes "$MINUTES" --parallel 3 \
     --eval-workers "${EVAL_WORKERS:-14}" --snapshot-seconds "${SNAPSHOT_SECONDS:-15}" \
     --eval-games "${EVAL_GAMES:-4000}" --final-games "${FINAL_GAMES:-20000}" --out /tmp/tts
   cp /tmp/tts/native-classic-2p/time_to_skill.json "$OUT/time_to_skill_gpu.json"

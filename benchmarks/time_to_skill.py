@@ -3,7 +3,8 @@
     python benchmarks/time_to_skill.py                                   # native PPO, 2 players, 3 seeds x 5 min
     python benchmarks/time_to_skill.py --trainer sb3                     # SB3 MaskablePPO, the peer
     python benchmarks/time_to_skill.py --players 4 --minutes 10          # time until above the fair share
-    python benchmarks/time_to_skill.py -- --hidden 64 64 --num-envs 4096  # trainer flags after --
+    python benchmarks/time_to_skill.py --recipe plain                    # --imitate counter alone (the earlier recipe)
+    python benchmarks/time_to_skill.py -- --learning-rate 0.003          # more trainer flags after --
     python benchmarks/time_to_skill.py --device cuda --parallel 3 --eval-workers 12   # a GPU machine
 
 Each seed trains once, as `uno-train` (or `uno-train-sb3`) with `--snapshot-seconds`: the trainer writes the
@@ -32,6 +33,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+#: the native trainer's flags for each --recipe: `main` is the main job's (scripts/run.sh)
+NATIVE_RECIPES = {
+    "main": "--imitate counter --overlap --hidden 64 64 --num-envs 512 --minibatch-size 2048".split(),
+    "plain": "--imitate counter".split(),
+}
+
 #: deal seeds for the evaluations: far above every seed the trainers deal from (seed * 10**9 + ...)
 EVAL_SEED = 1 << 40
 
@@ -49,7 +56,7 @@ def train_command(args: argparse.Namespace, seed: int, out: Path) -> list[str]:
                "--snapshot-seconds", str(args.snapshot_seconds), "--eval-every", "0", "--eval-games", "2",
                "--device", args.device, "--no-progress"]  # fmt: skip
     if args.trainer == "native":
-        command += ["--imitate", "counter"]  # the main job's recipe (scripts/run.sh)
+        command += NATIVE_RECIPES[args.recipe]
     else:
         command += ["--timesteps", str(10**12)]
     return command + args.trainer_args
@@ -109,9 +116,11 @@ def plot(results: dict, path: Path) -> None:
         axes.fill_between(minutes, [p["low"] for p in curve], [p["high"] for p in curve], alpha=0.2)
     for threshold in results["thresholds"]:
         axes.axhline(threshold, color="grey", linestyle=":", linewidth=1)
-    axes.set(xlabel="training time (minutes)", ylabel="win rate vs counter (95% CI by deal)",
-             title=f"{results['trainer']} on {results['device']}: {results['variant']}, {results['players']} "
-                   f"players, {results['eval_games']} games per point")  # fmt: skip
+    r, seeds = results, ", ".join(results["curves"])
+    axes.set(xlabel="training time (minutes)", ylabel="win rate vs counter (95% CI by deal)")
+    axes.set_title(f"{r['trainer']} on {r['device']}: UNO {r['variant']}, {r['players']} players, training seeds "
+                   f"{seeds}\n{r['eval_games']:,} games a point ({r['final_games']:,} at the last), evaluation seed "
+                   f"{r.get('eval_seed', EVAL_SEED)} (+10^7 a run)", fontsize=9)  # fmt: skip
     axes.legend()
     figure.tight_layout()
     figure.savefig(path, dpi=100)
@@ -131,6 +140,10 @@ def main() -> None:
     parser.add_argument("--device", default="cpu", help="the trainer's --device (cpu, cuda, auto)")
     parser.add_argument("--parallel", type=int, default=1, help="seeds trained at once")
     parser.add_argument("--eval-workers", type=int, default=2, help="processes evaluating snapshots")
+    parser.add_argument("--recipe", choices=tuple(NATIVE_RECIPES), default="main",
+                        help="the native trainer's flags: main (the main job's) or plain (--imitate counter alone)")
+    parser.add_argument("--eval-seed", type=int, default=EVAL_SEED,
+                        help="the first evaluation deal's seed (default 2^40; another for figures no tuning saw)")
     parser.add_argument("--out", type=Path, default=Path("runs/time_to_skill"))
     parser.add_argument("trainer_args", nargs="*", help="more trainer flags, after --")
     args = parser.parse_args()
@@ -163,7 +176,7 @@ def main() -> None:
             sys.exit(f"seed {seed} wrote no snapshots; see {folder / 'train.log'}")
         for j, path in enumerate(paths):
             games = args.final_games if j == len(paths) - 1 else args.eval_games
-            jobs.append((args.trainer, str(path), args.variant, args.players, games, EVAL_SEED + 10**7 * i))
+            jobs.append((args.trainer, str(path), args.variant, args.players, games, args.eval_seed + 10**7 * i))
     with ProcessPoolExecutor(args.eval_workers) as pool:
         evaluations = list(pool.map(evaluate, jobs))
     curves = {seed: [e for e in evaluations if Path(e["path"]).parent.parent == folder]
@@ -173,7 +186,8 @@ def main() -> None:
     results = {
         "trainer": args.trainer, "variant": args.variant, "players": args.players, "minutes": args.minutes,
         "device": args.device, "trainer_args": args.trainer_args, "eval_games": args.eval_games,
-        "final_games": args.final_games, "thresholds": thresholds, "curves": {str(s): c for s, c in curves.items()},
+        "final_games": args.final_games, "eval_seed": args.eval_seed, "thresholds": thresholds,
+        "curves": {str(s): c for s, c in curves.items()},
         "command": " ".join(sys.argv), "first_seed_summary": summary_line,
     }  # fmt: skip
     results["time_to"] = {}
