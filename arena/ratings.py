@@ -39,6 +39,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -196,6 +197,21 @@ def format_head_to_head(pairs: Sequence[HeadToHead]) -> str:
 def agent_names(results: Iterable[GameResult]) -> list[str]:
     """Distinct agent names in order of first appearance."""
     return list(dict.fromkeys(name for r in results for name in r.lineup))
+
+
+def relabel(results: Iterable[GameResult], labels: Mapping[str, str]) -> list[GameResult]:
+    """The results with each agent name in `labels` replaced by its label (`uno-arena --name ALIAS=AGENT`); the
+    labels must keep the names apart (a ValueError names two agents that would share one)."""
+    results = list(results)
+    new = {name: labels.get(name, name) for name in agent_names(results)}
+    shared = {}
+    for name, label in new.items():
+        if label in shared:
+            raise ValueError(f"the agents {shared[label]!r} and {name!r} would both be labelled {label!r}")
+        shared[label] = name
+    if all(name == label for name, label in new.items()):
+        return results
+    return [dataclasses.replace(r, lineup=tuple(new[name] for name in r.lineup)) for r in results]
 
 
 def _game_pairs(lineup, winners, index: Mapping[str, int]) -> dict[tuple[int, int], float]:
@@ -427,6 +443,20 @@ def pairwise_win_matrix(
     return names, m
 
 
+def pairwise_games(results: Iterable[GameResult], names: Sequence[str] | None = None) -> tuple[list[str], np.ndarray]:
+    """(names, G): G[i, j] = the games in which both agent i and agent j played (the games behind
+    `pairwise_win_matrix`'s M[i, j]); G[i, i] = the games agent i played."""
+    results = list(results)
+    names = agent_names(results) if names is None else list(names)
+    index = {n: i for i, n in enumerate(names)}
+    met = np.zeros((len(names), len(names)), np.int64)
+    keys, counts = _patterns(results)
+    for (lineup, _), c in zip(keys, counts.tolist(), strict=True):
+        present = sorted({index[n] for n in lineup if n in index})
+        met[np.ix_(present, present)] += c
+    return names, met
+
+
 # ------------------------------------------------------------------------------------------------ reports
 
 
@@ -489,12 +519,16 @@ def write_json(
     records_meta: Mapping | None = None,
     names: Sequence[str] | None = None,
     matrix: np.ndarray | None = None,
+    games: np.ndarray | None = None,
 ) -> None:
     """Write {"meta": records_meta, "agents": [summary fields...]} and, if given, the pairwise matrix
-    as {"pairwise": {"names": [...], "win_share": [[...]]}} with null for NaN. Strict JSON."""
+    as {"pairwise": {"names": [...], "win_share": [[...]]}} with null for NaN, and with `games`
+    (`pairwise_games`) the games behind each cell as "games". Strict JSON."""
     doc = {"meta": dict(records_meta or {}), "agents": [dataclasses.asdict(s) for s in summaries]}
     if matrix is not None:
         doc["pairwise"] = {"names": list(names), "win_share": _nan_to_none(np.asarray(matrix, float).tolist())}
+        if games is not None:
+            doc["pairwise"]["games"] = np.asarray(games, np.int64).tolist()
     write_atomic(path, json.dumps(doc, indent=2, allow_nan=False, default=_json_default) + "\n")
 
 
@@ -539,23 +573,46 @@ def read_csv(path) -> list[AgentSummary]:
         return [AgentSummary(**{k: conv[types[k]](v) for k, v in row.items()}) for row in csv.DictReader(f)]
 
 
+def plot_title(settings: Mapping[str, Any]) -> str:
+    """A plot's title from a tournament's settings (`TournamentResult.settings`: variant, num_players, games, seed,
+    and episode and rule_options when set): "UNO classic, 2 players, 20,000 games, seed 0"."""
+    missing = [key for key in ("variant", "num_players", "games", "seed") if key not in settings]
+    if missing:
+        raise ValueError(f"a plot's title needs the settings variant, num_players, games and seed; missing {missing}")
+    text = (f"UNO {settings['variant']}, {settings['num_players']} players, {settings['games']:,} games, "
+            f"seed {settings['seed']}")  # fmt: skip
+    if settings.get("episode", "round") != "round":
+        text += f", {settings['episode']}es"
+    options = settings.get("rule_options") or {}
+    if options:
+        shown = {name: str(value).lower() if isinstance(value, bool) else value for name, value in options.items()}
+        text += " (" + ", ".join(f"{name}={value}" for name, value in shown.items()) + ")"
+    return text
+
+
 def plot(
     path,
     summaries: Sequence[AgentSummary],
     names: Sequence[str] | None = None,
     matrix: np.ndarray | None = None,
     title: str | None = None,
-) -> None:
+    *,
+    settings: Mapping[str, Any] | None = None,
+    games: np.ndarray | None = None,
+):
     """PNG: left, win rate per agent with its 95% CI and the fair share (dashed); right, if a matrix is
-    given, the pairwise win-share heatmap (row beat column) with the numbers in the cells."""
+    given, the pairwise win-share heatmap (row beat column) with the numbers in the cells, and under each
+    the games behind it when `games` (`pairwise_games`) is given. The title: the tournament's `settings`
+    (`plot_title`: variant, players, games, seed), then `title`. Returns the matplotlib Figure."""
     from matplotlib import colormaps
     from matplotlib.figure import Figure  # no pyplot: no backend switch, no global state (inline plots survive)
 
     k = len(summaries)
     has_matrix = matrix is not None and names is not None and len(names) > 0
     n = len(names) if has_matrix else 0
-    height = max(4.0, 0.6 * max(k, n) + 2.5)
-    fig = Figure(figsize=(7 + (0.6 * n + 3.5 if has_matrix else 0), height), layout="constrained")
+    height = max(4.0, (0.75 if games is not None else 0.6) * max(k, n) + 2.5)
+    cell = 0.8 if games is not None else 0.6
+    fig = Figure(figsize=(7 + (cell * n + 3.5 if has_matrix else 0), height), layout="constrained")
     axes = fig.subplots(
         1,
         2 if has_matrix else 1,
@@ -587,16 +644,25 @@ def plot(
         im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, vmin=0, vmax=1)
         ax.set_xticks(range(n), names, rotation=45, ha="right")
         ax.set_yticks(range(n), names)
+        counts = None if games is None else np.asarray(games)
         for i in range(n):
             for j in range(n):
                 v = m[i, j]
                 text = "–" if math.isnan(v) else f"{v:.2f}"
+                if counts is not None and i != j:
+                    text += f"\nn={int(counts[i, j]):,}"
                 color = "white" if not math.isnan(v) and abs(v - 0.5) > 0.3 else "black"
-                ax.text(j, i, text, ha="center", va="center", fontsize=9 if n <= 8 else 7, color=color)
+                size = (9 if n <= 8 else 7) - (1 if counts is not None else 0)
+                ax.text(j, i, text, ha="center", va="center", fontsize=size, color=color, linespacing=1.1)
         ax.set_xlabel("opponent")
         ax.set_ylabel("agent")
-        ax.set_title("Row beat column: share of the games\nin which both played")
+        ax.set_title("Row beat column: share of the games\nin which both played" +
+                     (" (n: those games)" if counts is not None else ""))  # fmt: skip
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    heading = [plot_title(settings)] if settings is not None else []
     if title:
-        fig.suptitle(title)
+        heading.append(title)
+    if heading:
+        fig.suptitle("\n".join(heading))
     write_atomic(path, lambda temporary: fig.savefig(temporary, dpi=120, format=Path(path).suffix[1:] or "png"))
+    return fig

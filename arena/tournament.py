@@ -3,6 +3,7 @@
     uno-arena --agents greedy counter --variant classic --players 2 --games 20000 --out results/
     uno-arena --agents counter greedy --players 4 --lineup counter greedy greedy greedy --option stack_draw_two=true
     uno-arena --agents random greedy --games 2000 --save-games games/   # and 3 sample games per lineup as records
+    uno-arena --agents counter ppo:runs/a/policy.pt --name trained=ppo:runs/a/policy.pt   # a short label
 
 A tournament plays lineups (one agent name per seat): the given `lineup`; else the agents repeated to fill
 the seats; else, with more agents than seats, every combination of them (a round robin), the games split
@@ -10,8 +11,10 @@ evenly. Every seed is played once under each of the N rotations of a lineup, and
 lineup (paired seeds: the same deals for every seating, which cuts the variance of comparisons),
 thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
-Bradley-Terry rating (`uno_env.arena.ratings`), saved as JSON and CSV with a PNG plot. The same seed gives the
-same games and the same report. `run_tournament` is the Python function behind the command.
+Bradley-Terry rating (`uno_env.arena.ratings`), saved as JSON and CSV with a PNG plot whose title names the variant,
+players, games and seed, and whose head-to-head cells show the games behind them. `--name ALIAS=AGENT` labels an
+agent ALIAS in the table, the files and the plot (a label for a long file path). The same seed gives the same games
+and the same report. `run_tournament` is the Python function behind the command.
 
 The command line is read once: the rules become one `RuleSet` and the agents' names are checked by building
 each agent once, before any game. The games are played in chunks of consecutive seeds (`--chunk-games`), each
@@ -30,6 +33,7 @@ import argparse
 import itertools
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from uno_env import PRESETS, GameBatch, RuleSet, cli, make_rules
+from uno_env import observation as O
 from uno_env.agents.registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.extras import require_extra
@@ -44,7 +49,7 @@ from uno_env.game import DEFAULT_MAX_STEPS
 from uno_env.records import RecordError, make_record, save_record
 from uno_env.replay import replay
 from uno_env.rewards import WIN
-from uno_env.seats import SeatLoop
+from uno_env.seats import SeatLoop, is_agent
 from uno_env.vector import RESULT_DTYPE, settle
 
 from .ratings import (
@@ -52,8 +57,10 @@ from .ratings import (
     format_head_to_head,
     format_table,
     head_to_head,
+    pairwise_games,
     pairwise_win_matrix,
     plot,
+    relabel,
     summarize,
     wilson_interval,
     write_csv,
@@ -69,6 +76,7 @@ class TournamentResult:
     matrix: np.ndarray
     settings: dict[str, Any] = field(default_factory=dict)
     saved_games: list[Path] = field(default_factory=list)  # the record files of --save-games
+    games: np.ndarray | None = None  # games[i, j]: the games in which names[i] and names[j] both played
 
     def table(self) -> str:
         """The summary table, then each pair that met alone at a table: the head-to-head results."""
@@ -92,6 +100,7 @@ def play_games(
     progress: bool = False,
     trace: dict[int, list[int]] | None = None,
     until_traced: bool = False,
+    trace_details: dict[int, list[Any]] | None = None,
     **rule_options: Any,
 ) -> list[GameResult]:
     """Play `games` games (rounded up to whole rotations) of `lineup`; one GameResult each, in job order. The
@@ -100,7 +109,9 @@ def play_games(
     `trace` maps job indices (game numbers in job order) to lists that receive those games' action ids, in order,
     as they are played (the actions of a game record, `uno_env.records`); with `until_traced`, play stops as soon
     as every traced game has ended, and only the records finished by then are returned (the traced games are
-    played exactly as in a whole run: the same batch, the same agents' draws up to then)."""
+    played exactly as in a whole run: the same batch, the same agents' draws up to then). `trace_details` maps
+    traced jobs to lists that receive each decision's details (the record's `details`): what the deciding agent
+    left in its `last_details` (a text agent's prompt, replies and move), else None."""
     n = len(lineup)
     seats_of = {name: i for i, name in enumerate(agents)}
     rotations = np.array([[seats_of[lineup[(p - r) % n]] for p in range(n)] for r in range(n)])
@@ -127,6 +138,7 @@ def play_games(
     next_job = 0
     traced = np.zeros(width, np.bool_)  # slots playing a game in `trace`
     logs: list[list[int] | None] = [None] * width
+    detail_logs: list[list[Any] | None] = [None] * width
     untraced = set(trace or ()) & set(range(len(jobs)))  # traced games not ended yet
 
     def load(slots: np.ndarray) -> None:
@@ -147,6 +159,7 @@ def play_games(
             seeds[slot] = job_seed
             if trace is not None and next_job in trace:
                 traced[slot], logs[slot] = True, trace[next_job]
+                detail_logs[slot] = trace_details.get(next_job) if trace_details is not None else None
             next_job += 1
         playing[take] = True
         batch.reset_where(which, seeds)
@@ -154,8 +167,13 @@ def play_games(
     def log(index: int, games: np.ndarray, actions: np.ndarray) -> None:
         hit = traced[games]
         if hit.any():
-            for slot, action in zip(games[hit].tolist(), actions[hit].tolist(), strict=True):
-                logs[slot].append(int(action))
+            given = getattr(seat_loop.agents[index], "last_details", None)  # one per game of its last decision
+            given = given if isinstance(given, list) and len(given) == len(games) else [None] * len(games)
+            for row in np.flatnonzero(hit).tolist():
+                slot = int(games[row])
+                logs[slot].append(int(actions[row]))
+                if detail_logs[slot] is not None:
+                    detail_logs[slot].append(given[row])
 
     def apply(games: np.ndarray, actions: np.ndarray) -> None:
         """Apply the actions; record the games that ended and deal the next jobs in their slots."""
@@ -238,6 +256,8 @@ class ChunkGames:
 
     results: list[GameResult]
     samples: dict[int, list[int]] = field(default_factory=dict)
+    details: dict[int, list[Any]] = field(default_factory=dict)  # the sample games' details, per decision
+    stats: dict[str, dict[str, int]] = field(default_factory=dict)  # the chunk's own text agents' `stats()`
 
 
 def tournament_chunks(
@@ -268,7 +288,8 @@ class ChunkPlayer:
     """How a tournament plays its chunks, settled once: the rules, the agents' names (checked by
     `run_tournament`; a name's place here seeds its agents), the tournament seed and the play settings.
     `player(chunk)` builds the chunk's agents and plays it; the player is picklable, so Ray workers get it as
-    it is (`uno_env.arena.ray_workers`) and play a chunk as this process would. `trust` is `make_agent`'s."""
+    it is (`uno_env.arena.ray_workers`) and play a chunk as this process would. `trust` is `make_agent`'s.
+    `objects` are agents seated as objects, (label, agent): every chunk seats that very agent (in this process)."""
 
     rules: RuleSet
     agents: tuple[str, ...]
@@ -277,9 +298,14 @@ class ChunkPlayer:
     batch_size: int = 2048
     episode: str = "round"
     max_steps: int = DEFAULT_MAX_STEPS
+    objects: tuple[tuple[str, Any], ...] = ()
 
     def build_agent(self, chunk: int, name: str) -> Any:
-        """The agent `name` of chunk number `chunk`, seeded from (tournament seed, chunk, the name's place)."""
+        """The agent `name` of chunk number `chunk`, seeded from (tournament seed, chunk, the name's place); an
+        agent seated as an object is that object."""
+        for label, agent in self.objects:
+            if label == name:
+                return agent
         return make_agent(name, seed=chunk_agent_seed(self.seed, chunk, self.agents.index(name)), trust=self.trust)
 
     def first_agents(self, chunks: list[Chunk]) -> dict[tuple[int, str], Any]:
@@ -294,7 +320,7 @@ class ChunkPlayer:
         for name in self.agents:
             if name in first_chunk:
                 built[first_chunk[name], name] = self.build_agent(first_chunk[name], name)
-            else:
+            elif name not in dict(self.objects):
                 make_agent(name, trust=self.trust)
         return built
 
@@ -307,15 +333,20 @@ class ChunkPlayer:
             key = (chunk.index, name)
             seated[name] = built.pop(key) if key in built else self.build_agent(*key)
         samples: dict[int, list[int]] = {job: [] for job in range(chunk.samples)}
+        details: dict[int, list[Any]] = {job: [] for job in range(chunk.samples)}
         results = play_games(
             seated, list(chunk.lineup), self.rules, games=chunk.num_seeds * len(chunk.lineup), seed=chunk.first_seed,
             batch_size=self.batch_size, episode=self.episode, max_steps=self.max_steps, trace=samples or None,
+            trace_details=details,
         )  # fmt: skip
-        return ChunkGames(results, samples)
+        objects = dict(self.objects)
+        stats = {name: agent.stats() for name, agent in seated.items()
+                 if name not in objects and callable(getattr(agent, "stats", None))}  # fmt: skip
+        return ChunkGames(results, samples, details, stats)
 
 
 def run_tournament(
-    agents: list[str],
+    agents: list[Any],
     variant: RuleSet | str = "classic",
     num_players: int = 2,
     *,
@@ -332,19 +363,27 @@ def run_tournament(
     trust: bool = False,
     save_games: str | Path | None = None,
     save_games_count: int = 3,
+    labels: Mapping[str, str] | None = None,
     **rule_options: Any,
 ) -> TournamentResult:
     """A tournament of agents by name (see the module docstring) under the rules `variant` (a `RuleSet`, or a
     variant's name with `rule_options`); writes reports to `out` if given, and with `save_games` (a folder) the
     first `save_games_count` games of each lineup as game records, traced as the tournament plays them
-    (`save_sample_games`).
+    (`save_sample_games`). `labels` ({agent: label}, `check_labels`) name agents in the results, the reports and the
+    plot (`uno-arena --name`); the sample games' records keep the agents' own names.
 
     The rules are made and the agents' names checked once, here: the chunks (`Chunk`) of `chunk_games` get a
     `ChunkPlayer` holding the `RuleSet` and the names, and are played here one after another, or with
     `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.arena.ray_workers`; `ray_address` is the cluster
     for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load
-    (their files are unpickled, which can run code from them: only for files you made or trust)."""
+    (their files are unpickled, which can run code from them: only for files you made or trust).
+
+    An agent may also be given as an object (``run_tournament([TextAgent(model), "counter"])``): it is known by its
+    `name` (`seat_objects`), seated as it is in every chunk, played in this process (not with `ray_workers`).
+    Text agents' `stats()` (decisions, fallbacks, characters) go into the settings as `text_agents`."""
+    agents, objects = seat_objects(agents)
     lineups = _lineups(agents, num_players, lineup)
+    labels = check_labels(labels or {}, agents)
     if isinstance(variant, RuleSet):
         if rule_options:
             raise ValueError("pass rule options either inside the RuleSet or as keywords with a variant name, not both")
@@ -359,7 +398,12 @@ def run_tournament(
         if samples < 1:
             raise ValueError(f"save_games_count must be at least 1, got {save_games_count}")
     chunks = tournament_chunks(lineups, -(-games // len(lineups)), seed, chunk_games, samples)
-    player = ChunkPlayer(rules, tuple(dict.fromkeys(agents)), seed, trust, batch_size, episode)
+    if objects and ray_workers:
+        raise ValueError("agents given as objects play in this process: give their names to play on Ray workers, or "
+                         "ray_workers=0")  # fmt: skip
+    player = ChunkPlayer(rules, tuple(dict.fromkeys(agents)), seed, trust, batch_size, episode,
+                         objects=tuple(objects.items()))  # fmt: skip
+    stats_before = {label: agent.stats() for label, agent in objects.items() if callable(getattr(agent, "stats", None))}
     built = player.first_agents(chunks)  # unknown names and agent files that do not load fail here, before any game
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
     if ray_workers:
@@ -376,24 +420,28 @@ def run_tournament(
             parts.append(player(chunk, built))
             bar.update(len(parts[-1].results))
     bar.close()
-    records = [record for part in parts for record in part.results]
+    records = relabel([record for part in parts for record in part.results], labels)
     summaries = summarize(records, seed=seed)
     names, matrix = pairwise_win_matrix(records, [summary.name for summary in summaries])
+    _, games_met = pairwise_games(records, names)
     settings = {
         "agents": list(agents), "lineups": lineups, "variant": rules.preset, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
-        "chunk_games": chunk_games,
+        "chunk_games": chunk_games, "labels": {label: agent for agent, label in labels.items()},
     }  # fmt: skip
-    result = TournamentResult(records, summaries, names, matrix, settings)
+    text_stats = _text_stats(parts, objects, stats_before)
+    if text_stats:
+        settings["text_agents"] = text_stats
+    result = TournamentResult(records, summaries, names, matrix, settings, games=games_met)
     if save_games is not None:
         result.saved_games = save_sample_games(save_games, chunks, parts, rules, len(lineups[0]), seed=seed,
                                                episode=episode)  # fmt: skip
     if out is not None:
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
-        write_json(out / "tournament.json", summaries, settings, names, matrix)
+        write_json(out / "tournament.json", summaries, settings, names, matrix, games_met)
         write_csv(out / "tournament.csv", summaries)
-        plot(out / "tournament.png", summaries, names, matrix)
+        plot(out / "tournament.png", summaries, names, matrix, settings=settings, games=games_met)
     return result
 
 
@@ -415,7 +463,8 @@ def save_sample_games(
     max_steps: int = DEFAULT_MAX_STEPS,
 ) -> list[Path]:
     """Write the sample games a tournament traced (its chunks' `samples`, each lineup's first games) as game
-    records (`uno_env.records`), with the agents' names per seat; returns the files' paths.
+    records (`uno_env.records`), with the agents' names per seat and, where an agent left details of its decisions
+    (a text agent's prompt, replies and move), one details entry per decision; returns the files' paths.
 
     Each record holds the actions the tournament's game took and the result the tournament recorded for it, and
     is replayed before it is saved: a RecordError if it does not replay to that result."""
@@ -430,9 +479,11 @@ def save_sample_games(
             where = f"sample game {job} of lineup {' '.join(chunk.lineup)} (seed {game.seed})"
             if len(actions) != game.length:
                 raise RecordError(f"{where} took {len(actions)} decisions, not {game.length}")
+            details = part.details.get(job)
+            details = details if details and len(details) == len(actions) and any(details) else None
             record = make_record(
                 rules, num_players, actions, seed=game.seed, episode=episode, max_steps=max_steps,
-                agents=list(game.lineup),
+                agents=list(game.lineup), details=details,
                 result={"scores": list(game.points), "winners": list(game.winners), "done": True,
                         "truncated": not game.winners},  # a game ends with a winner unless it is cut off
                 meta={"source": "uno-arena", "tournament_seed": seed, "lineup": list(chunk.lineup), "game": job,
@@ -444,6 +495,88 @@ def save_sample_games(
                 raise RecordError(f"{where} does not replay to the tournament's result: {error}") from None
             saved.append(save_record(record, folder / f"lineup{number}-{slug}-game{job}.json"))
     return saved
+
+
+#: what a label (`--name ALIAS=AGENT`) may be: letters, digits and _ . : + - , at most 40 characters
+LABEL = re.compile(r"[A-Za-z0-9_.:+-]{1,40}")
+
+
+def check_labels(labels: Mapping[str, str], agents: list[str]) -> dict[str, str]:
+    """`labels` ({agent: label}) checked: each agent among `agents`, each label `LABEL` and its own (no two agents
+    share one, and no label is another agent's name); a ValueError saying what is allowed."""
+    labels = dict(labels)
+    for agent, label in labels.items():
+        if agent not in agents:
+            raise ValueError(f"the label {label!r} is for {agent!r}, which is not among the agents "
+                             f"({', '.join(dict.fromkeys(agents))})")  # fmt: skip
+        if not isinstance(label, str) or not LABEL.fullmatch(label):
+            raise ValueError(f"a label is 1 to 40 letters, digits or _ . : + -, got {label!r} for {agent!r}")
+    shown: dict[str, str] = {}
+    for agent in dict.fromkeys(agents):
+        label = labels.get(agent, agent)
+        if label in shown:
+            raise ValueError(f"labels must be unique: {shown[label]!r} and {agent!r} would both show as {label!r}")
+        shown[label] = agent
+    return labels
+
+
+def parse_names(texts: list[str], agents: list[str]) -> dict[str, str]:
+    """The `--name ALIAS=AGENT` flags as {agent: alias} (`check_labels`); an agent named twice is refused."""
+    labels: dict[str, str] = {}
+    for text in texts:
+        alias, sep, agent = text.partition("=")
+        if not sep or not alias or not agent:
+            raise ValueError(f"--name takes ALIAS=AGENT, e.g. trained=ppo:runs/a/policy.pt, got {text!r}")
+        if agent in labels:
+            raise ValueError(f"--name gives {agent!r} two labels, {labels[agent]!r} and {alias!r}")
+        labels[agent] = alias
+    return check_labels(labels, agents)
+
+
+def seat_objects(agents: list[Any]) -> tuple[list[str], dict[str, Any]]:
+    """The agents as names, and the agents given as objects by name: an object is known by its `name` (else its
+    class's name), made unique with #2, #3, ... where two agents would share one (the same object twice is one
+    agent). A ValueError for an entry that is neither a name nor an agent."""
+    if isinstance(agents, str):
+        raise ValueError(f"agents must be a list of agent names or agents, got the string {agents!r}")
+    names: list[str] = []
+    objects: dict[str, Any] = {}
+    label_of: dict[int, str] = {}
+    taken = {agent for agent in agents if isinstance(agent, str)}
+    for agent in agents:
+        if isinstance(agent, str):
+            names.append(agent)
+            continue
+        if not is_agent(agent):
+            raise ValueError(f"{type(agent).__name__} is neither an agent name nor an agent: an agent has "
+                             f".act(observations, action_masks) and .observation in {O.LEVELS}")  # fmt: skip
+        if id(agent) not in label_of:
+            base = getattr(agent, "name", None)
+            base = base if isinstance(base, str) and base else type(agent).__name__
+            label, number = base, 1
+            while label in taken:
+                number += 1
+                label = f"{base}#{number}"
+            taken.add(label)
+            label_of[id(agent)] = label
+            objects[label] = agent
+        names.append(label_of[id(agent)])
+    return names, objects
+
+
+def _text_stats(parts: list[ChunkGames], objects: dict[str, Any], before: dict[str, dict[str, int]]) -> dict:
+    """Each text agent's `stats()` over the tournament: summed over the chunks' own agents, and for an agent given
+    as an object what it did since `before`."""
+    totals: dict[str, dict[str, int]] = {}
+    for part in parts:
+        for name, stats in part.stats.items():
+            total = totals.setdefault(name, {})
+            for key, value in stats.items():
+                total[key] = total.get(key, 0) + int(value)
+    for label, earlier in before.items():
+        now = objects[label].stats()
+        totals[label] = {key: int(value) - int(earlier.get(key, 0)) for key, value in now.items()}
+    return totals
 
 
 def _lineups(agents: list[str], num_players: int, lineup: list[str] | None) -> list[list[str]]:
@@ -500,6 +633,11 @@ def build_parser() -> cli.ArgumentParser:
     parser.add_argument(
         "--ray-address", metavar="ADDRESS", help="the Ray cluster, ray.init(address=...) (default: a local Ray)"
     )
+    parser.add_argument(
+        "--name", action="append", default=[], metavar="ALIAS=AGENT", dest="names",
+        help="show the agent AGENT (one of --agents) as ALIAS in the table, the JSON and CSV and the plot, e.g. "
+        "trained=ppo:runs/a/policy.pt; repeat it for more agents; labels are unique (default: the agents' names)",
+    )  # fmt: skip
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     parser.add_argument(
         "--save-games", type=Path, metavar="DIR",
@@ -523,6 +661,13 @@ def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None 
             f"unknown agent(s) {', '.join(unknown)}; the agents are {', '.join(agent_names())}, or {TRAINED_HELP}"
         )
     args.rule_options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
+    try:
+        args.labels = parse_names(args.names, args.agents)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.lineup:  # a label stands for its agent in the lineup too
+        agent_of = {label: agent for agent, label in args.labels.items()}
+        args.lineup = [agent_of.get(name, name) for name in args.lineup]
     return args
 
 
@@ -535,13 +680,16 @@ def main(argv: list[str] | None = None) -> int:
             batch_size=args.num_envs, episode=args.episode, out=args.out, progress=args.progress,
             chunk_games=args.chunk_games, ray_workers=args.ray_workers, ray_address=args.ray_address,
             trust=args.trust, save_games=args.save_games, save_games_count=args.save_games_count,
-            **args.rule_options,
+            labels=args.labels, **args.rule_options,
         )  # fmt: skip
     except USER_ERRORS as error:  # a bad agent file, a refused one, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)
-    lineups = "; ".join(" ".join(table) for table in result.settings["lineups"])
+    lineups = "; ".join(" ".join(args.labels.get(name, name) for name in table) for table in result.settings["lineups"])
     print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineups: {lineups}")
     print(result.table())
+    for label, stats in result.settings.get("text_agents", {}).items():  # the fallback rate of a language model
+        print(f"text agent {label}: {stats['decisions']} decisions, {stats['fallbacks']} fallbacks (no legal "
+              f"move named; {stats['retried']} retries), {stats['prompt_chars']:,} prompt characters")  # fmt: skip
     print(f"reports in {Path(args.out).resolve()}: tournament.json, tournament.csv, tournament.png")
     if args.save_games is not None:
         print(f"{len(result.saved_games)} sample games in {Path(args.save_games).resolve()} (game records: replay or "

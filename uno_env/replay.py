@@ -1,13 +1,15 @@
-"""Replays of game records (`uno_env.records`): the `Game` after every decision, and an interactive viewer for
-notebooks and as one standalone HTML file.
+"""Replays of game records (`uno_env.records`): the `Game` after every decision, an interactive viewer for
+notebooks and as one standalone HTML file, and captioned pictures of each step as a GIF or an MP4.
 
-    from uno_env.replay import Replay, replay, replay_steps
+    from uno_env.replay import Replay, replay, replay_frames, replay_steps, save_replay
 
     game = replay(record)                 # the Game at the record's end (every action checked as it is applied)
     for game in replay_steps(record):     # the Game as dealt, then after each decision
         ...
     Replay(record)                        # in Jupyter: an interactive replay (no server; an isolated iframe)
     Replay(record).save_html("game.html") # the same, as one HTML file that fetches nothing
+    frames = list(replay_frames(record, viewer=0))  # (688, 960, 3) uint8 pictures, each captioned
+    save_replay(record, "game.gif")       # or .mp4 (imageio-ffmpeg) or .html, by the suffix; `uno-replay` on files
 
 The viewer steps through the decisions (first, previous, next and last buttons, a slider, the arrow keys, Home
 and End, space to play), draws the cards as cards in the preset's colours, shows the action taken at each step
@@ -16,7 +18,12 @@ and by whom, and the result at the end; a menu picks whose view to show: a spect
 the moments and steps it saw live; computed here in Python and sent as each view's changes from one moment to
 the next; the page's JavaScript puts them back together and only draws). Its drawing code is
 `uno_env/static/table.js` and `table.css` (`UnoTable.card`, `UnoTable.table`, `UnoTable.mountReplay`), inlined into
-the page.
+the page, with a move list beside the table (click a move to jump to it) and the address's `#step=N&view=K` followed
+as it changes. `back_link` adds a link at the top (uno-web's replay page links back to its table).
+
+The pictures (`replay_frames`) are `uno_env.picture.draw_table` of each moment the viewer saw, under a caption that
+says who just did what (the card played drawn beside it); `save_replay` writes them as an animated GIF (Pillow) or an
+MP4 (imageio-ffmpeg, when installed), at most `MAX_FRAMES` pictures a file, as it draws them.
 """
 
 from __future__ import annotations
@@ -24,10 +31,14 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+import numpy as np
 
 from .game import Game, replay_steps
 from .records import check_record, write_atomic
@@ -206,12 +217,16 @@ def replay_data(
 
 def view_frames(data: dict[str, Any], key: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """The (step, table_view) of each moment of view `key` in `replay_data`, put back together (as the page does)."""
+    return list(iter_view_frames(data, key))
+
+
+def iter_view_frames(data: dict[str, Any], key: str) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """`view_frames`, one moment at a time (a long record's views are not all held at once)."""
     view = data["views"][key]
-    frames, table = [], None
+    table = None
     for move, change in zip(view["steps"], view["tables"], strict=True):
         table = _apply(table, data["changes"][change])
-        frames.append((data["moves"][move], table))
-    return frames
+        yield data["moves"][move], table
 
 
 def _apply(before: dict[str, Any] | None, changes: dict[str, Any]) -> dict[str, Any]:
@@ -256,11 +271,34 @@ def _script_json(data: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def page_html(data: dict[str, Any]) -> str:
-    """One self-contained HTML page that shows `replay_data` (its CSS and JavaScript inlined; nothing fetched)."""
+MAX_LINK_CHARS = 2000
+
+
+def checked_link(href: str) -> str:
+    """`href` if it is a link a replay page may show: a path on the same site (`/`, `/table?x=1`, `../game`) or an
+    http(s) address, with no spaces or control characters; else a ValueError saying what is allowed."""
+    allowed = "a path such as / or an http(s) address, without spaces, at most 2000 characters"
+    if not isinstance(href, str) or not href or len(href) > MAX_LINK_CHARS or re.search(r"[\s\x00-\x1f\x7f]", href):
+        raise ValueError(f"back_link must be {allowed}, got {href!r:.80}")
+    parts = urlsplit(href)
+    if parts.scheme not in ("", "http", "https") or (parts.scheme and not parts.netloc) or href.startswith("//"):
+        raise ValueError(f"back_link must be {allowed}, got {href!r:.80}")
+    return href
+
+
+def page_html(data: dict[str, Any], *, back_link: str | None = None, back_label: str = "back to the table") -> str:
+    """One self-contained HTML page that shows `replay_data` (its CSS and JavaScript inlined; nothing fetched), with a
+    link `back_link` (`checked_link`), labelled `back_label`, above the viewer when given."""
     css, js = static_asset("table.css"), static_asset("table.js")
     if "</style" in css.lower() or "</script" in js.lower() or "<!--" in js:
         raise ValueError("the viewer's assets must not close their own <style> or <script> element")
+    nav = ""
+    if back_link is not None:
+        href = html.escape(checked_link(back_link), quote=True)
+        nav = (
+            '<nav class="uno-root uno-nav" style="padding-bottom: 0">'
+            f'<a class="uno-back-link" href="{href}">\u2190 {html.escape(str(back_label))}</a></nav>\n'
+        )
     policy = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -269,7 +307,7 @@ def page_html(data: dict[str, Any]) -> str:
         f"<title>{html.escape(data['title'])}</title>\n"
         f"<style>\n{css}</style>\n"
         "<style>html, body { margin: 0; background: rgb(24, 27, 34); }</style>\n"
-        '</head>\n<body>\n<div id="uno-replay"></div>\n'
+        f'</head>\n<body>\n{nav}<div id="uno-replay"></div>\n'
         f'<script type="application/json" id="uno-replay-data">{_script_json(data)}</script>\n'
         f"<script>\n{js}</script>\n"
         '<script>\nUnoTable.mountReplay(document.getElementById("uno-replay"),\n'
@@ -279,9 +317,19 @@ def page_html(data: dict[str, Any]) -> str:
     )
 
 
-def replay_html(record: dict, *, viewers: Sequence[int | None] | None = None, title: str | None = None) -> str:
-    """The replay of a record as one standalone HTML page (see `Replay`)."""
-    return page_html(replay_data(record, viewers=viewers, title=title))
+def replay_html(
+    record: dict,
+    *,
+    viewers: Sequence[int | None] | None = None,
+    title: str | None = None,
+    back_link: str | None = None,
+    back_label: str = "back to the table",
+) -> str:
+    """The replay of a record as one standalone HTML page (see `Replay`); `back_link`: a link shown above it
+    (`checked_link`: a path on the same site or an http(s) address), e.g. back to uno-web's table."""
+    if back_link is not None:
+        checked_link(back_link)  # refused before the record is replayed
+    return page_html(replay_data(record, viewers=viewers, title=title), back_link=back_link, back_label=back_label)
 
 
 class Replay:
@@ -307,13 +355,14 @@ class Replay:
         """The decisions in the replay."""
         return len(self.record["actions"])
 
-    def html(self) -> str:
-        return page_html(self.data)
+    def html(self, *, back_link: str | None = None, back_label: str = "back to the table") -> str:
+        """The standalone page (`page_html`), with a link `back_link` above it when given."""
+        return page_html(self.data, back_link=back_link, back_label=back_label)
 
-    def save_html(self, path: str | Path) -> Path:
+    def save_html(self, path: str | Path, *, back_link: str | None = None) -> Path:
         """Write the replay as one standalone HTML file (UTF-8; `write_atomic`: a failed save leaves the old file
-        whole); returns its path."""
-        return write_atomic(path, self.html())
+        whole), with a link `back_link` above it when given; returns its path."""
+        return write_atomic(path, self.html(back_link=back_link))
 
     def _repr_html_(self) -> str:
         page = html.escape(self.html(), quote=True)
@@ -325,3 +374,205 @@ class Replay:
 
     def __repr__(self) -> str:
         return f"Replay({self.data['title']!r}, {len(self)} decisions)"
+
+
+# ------------------------------------------------------------------------------------------------ pictures
+
+
+CAPTION_HEIGHT = 48  # the caption strip above each picture: frames are (HEIGHT + 48, WIDTH, 3), 688 x 960
+MAX_FRAMES = 1000  # pictures in one GIF or MP4 at most (a GIF's frames are held until it is written)
+DEFAULT_FRAMES = 300  # what `save_replay` and uno-replay write unless told (the first 300 moments)
+VIDEO_SUFFIXES = (".gif", ".mp4")
+PAGE_SUFFIXES = (".html", ".htm")
+
+
+def _who(data: dict[str, Any], seat: int) -> str:
+    agent = data["seats"][seat]["agent"]
+    return f"player_{seat}" + (f" ({agent})" if agent else "")
+
+
+def result_text(data: dict[str, Any]) -> str:
+    """The result of `replay_data` in words (as the page says it): who won, and the scores."""
+    result = data["result"]
+    if not result:
+        return ""
+    scores = ", ".join(str(score) for score in result["scores"])
+    if not result["done"]:
+        return f"the record ends before the game does (scores {scores})"
+    if result["truncated"]:
+        return f"cut off at the step limit (scores {scores})"
+    names = ", ".join(_who(data, seat) for seat in result["winners"]) or "nobody"
+    return f"{names} {'wins' if len(result['winners']) == 1 else 'win'} · scores {scores}"
+
+
+def step_caption(data: dict[str, Any], step: dict[str, Any], index: int, last: int) -> str:
+    """What was just done at moment `index` of `last` of a view of `replay_data`: "step 3/41 · player_1 (counter):
+    play R5", "step 0/41 · the deal: <title>"; the last moment adds the result."""
+    if step.get("action") is None:
+        text = f"step 0/{last} · the deal: {data['title']}"
+    else:
+        text = f"step {index}/{last} · {_who(data, step['by'])}: {step['action']}"
+    if index == last and data["result"]:
+        text += " · " + result_text(data)
+    return text
+
+
+def _played_card(action: str | None) -> str | None:
+    """The card code a step's action played ("play R5", or "draw, then play R5"), or None."""
+    match = re.search(r"(?:^|, then )play (\S+)$", action or "")
+    return match.group(1) if match else None
+
+
+def _caption_strip(text: str, card: str | None, colors: Sequence[str], width: int) -> np.ndarray:
+    from PIL import Image, ImageDraw, ImageFont
+
+    from . import picture
+
+    image = Image.new("RGB", (width, CAPTION_HEIGHT), picture.INK)
+    draw = ImageDraw.Draw(image)
+    x = 12
+    if card is not None:
+        picture.draw_card(draw, x, 4, 27, CAPTION_HEIGHT - 8, card, tuple(colors))
+        x += 27 + 10
+    font = ImageFont.load_default(size=19)
+    room = width - x - 12
+    if draw.textlength(text, font=font) > room:
+        while text and draw.textlength(text + "...", font=font) > room:
+            text = text[:-1]
+        text += "..."
+    draw.text((x, CAPTION_HEIGHT / 2), text, font=font, fill=picture.TEXT, anchor="lm")
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _viewer_key(record: dict, viewer: int | None) -> tuple[list[int | None], str]:
+    (key,) = _viewer_keys([viewer], record["num_players"])
+    return [key], SPECTATOR if key is None else str(key)
+
+
+def replay_frames(
+    record: dict,
+    viewer: int | None = None,
+    *,
+    start: int = 0,
+    count: int | None = None,
+    captions: bool = True,
+    data: dict[str, Any] | None = None,
+) -> Iterator[np.ndarray]:
+    """The pictures of a record as `viewer` saw it (a seat, or None: a spectator who sees every card), one per moment
+    it saw (`replay_data`), from moment `start`, at most `count` (default: to the end), drawn one at a time as they
+    are asked for: (688, 960, 3) uint8 arrays, `uno_env.picture.draw_table` under a caption saying who just did what
+    (`step_caption`), or (640, 960, 3) pictures alone with `captions=False`. `data`: the record's `replay_data` for
+    this viewer, when already made."""
+    from .picture import draw_table
+
+    viewers, key = _viewer_key(record, viewer)
+    if isinstance(start, bool) or not isinstance(start, int) or start < 0:
+        raise ValueError(f"start must be an int >= 0, got {start!r}")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+        raise ValueError(f"count must be an int >= 1 or None, got {count!r}")
+    if data is None:
+        data = replay_data(record, viewers=viewers)
+    last = len(data["views"][key]["steps"]) - 1
+    end = last + 1 if count is None else min(last + 1, start + count)
+    shown = {"variant": data["variant"], "players": data["players"]}
+    for index, (step, view) in enumerate(iter_view_frames(data, key)):
+        if index >= end:
+            break
+        if index < start:
+            continue
+        picture = draw_table({**view, **shown}, data["colors"])
+        if captions:
+            strip = _caption_strip(step_caption(data, step, index, last), _played_card(step.get("action")),
+                                   data["colors"], picture.shape[1])  # fmt: skip
+            picture = np.concatenate([strip, picture])
+        yield picture
+
+
+def _write_gif(frames: Iterator[np.ndarray], path: Path, fps: float) -> Path:
+    from PIL import Image
+
+    first = next(frames)
+
+    def write(temporary: str) -> None:
+        images = (Image.fromarray(frame, "RGB") for frame in frames)
+        Image.fromarray(first, "RGB").save(temporary, format="GIF", save_all=True, append_images=images,
+                                           duration=round(1000 / fps), loop=0)  # fmt: skip
+
+    return write_atomic(path, write)
+
+
+def _write_mp4(frames: Iterator[np.ndarray], path: Path, fps: float) -> Path:
+    imageio_ffmpeg = mp4_writer()
+    first = next(frames)
+
+    def write(temporary: str) -> None:
+        writer = imageio_ffmpeg.write_frames(temporary, (first.shape[1], first.shape[0]), fps=fps,
+                                             macro_block_size=16)  # fmt: skip
+        writer.send(None)
+        writer.send(np.ascontiguousarray(first).tobytes())
+        for frame in frames:
+            writer.send(np.ascontiguousarray(frame).tobytes())
+        writer.close()
+
+    return write_atomic(path, write)
+
+
+MP4_NEEDS = "writing an .mp4 needs the imageio-ffmpeg package: pip install imageio-ffmpeg (or write a .gif or .html)"
+
+
+def mp4_writer():
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        raise ImportError(MP4_NEEDS) from None
+    return imageio_ffmpeg
+
+
+def save_replay(
+    record: dict,
+    path: str | Path,
+    *,
+    viewer: int | None = None,
+    fps: float = 1.5,
+    start: int = 0,
+    frames: int | None = DEFAULT_FRAMES,
+    title: str | None = None,
+    back_link: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> Path:
+    """Write a record's replay to `path`, chosen by its suffix: `.html` the interactive page (`Replay`; with a
+    `viewer`, that seat's view alone, else every view), `.gif` or `.mp4` the pictures of `replay_frames` as `viewer`
+    saw it (default a spectator), `fps` a second, from moment `start`, at most `frames` of them (at most
+    `MAX_FRAMES`; None: all, if they fit). An .mp4 needs imageio-ffmpeg. Everything is checked before anything is
+    written; a failed write leaves an old file whole (`write_atomic`). `data`: the record's `replay_data` for this
+    viewer and title, when already made (a GIF or MP4). Returns the path."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in PAGE_SUFFIXES + VIDEO_SUFFIXES:
+        raise ValueError(f"a replay is written as .html, .gif or .mp4, got {str(path)!r}")
+    record = check_record(record)
+    viewers, key = _viewer_key(record, viewer)
+    if back_link is not None:
+        checked_link(back_link)
+    if suffix in PAGE_SUFFIXES:
+        page = replay_html(record, viewers=None if viewer is None else viewers, title=title, back_link=back_link)
+        return write_atomic(path, page)
+    if isinstance(fps, bool) or not isinstance(fps, (int, float)) or not 0 < fps <= 60:
+        raise ValueError(f"fps must be a number above 0 and at most 60, got {fps!r}")
+    if frames is not None and (
+        isinstance(frames, bool) or not isinstance(frames, int) or not 1 <= frames <= MAX_FRAMES
+    ):
+        raise ValueError(f"frames must be an int from 1 to {MAX_FRAMES} or None, got {frames!r}")
+    if suffix == ".mp4":
+        mp4_writer()
+    if data is None:
+        data = replay_data(record, viewers=viewers, title=title)
+    moments = len(data["views"][key]["steps"])
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < moments:
+        raise ValueError(f"start must be a moment from 0 to {moments - 1} of this view, got {start!r}")
+    count = moments - start if frames is None else min(frames, moments - start)
+    if count > MAX_FRAMES:
+        raise ValueError(f"this view has {count} moments from {start}: write at most {MAX_FRAMES} a file (frames, "
+                         "start)")  # fmt: skip
+    pictures = replay_frames(record, viewer, start=start, count=count, data=data)
+    return (_write_gif if suffix == ".gif" else _write_mp4)(pictures, path, float(fps))

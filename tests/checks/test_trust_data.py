@@ -273,7 +273,7 @@ def test_a_failed_save_leaves_the_old_file_whole(record, tmp_path, monkeypatch):
     viewer = Replay(record)
     viewer.save_html(page)
     old_page = page.read_bytes()
-    monkeypatch.setattr(Replay, "html", lambda self: "<html>\ud800")
+    monkeypatch.setattr(Replay, "html", lambda self, **link: "<html>\ud800")
     with pytest.raises(UnicodeEncodeError):
         viewer.save_html(page)
     assert page.read_bytes() == old_page

@@ -10,7 +10,7 @@
  *   UnoTable.back(colors, {mark, size})                      -> element: a face-down card ("?" for an unknown one)
  *   UnoTable.chip(colorName)                                 -> element: a colour dot
  *   UnoTable.table(view, colors, {seats, chosen})            -> element: a whole table_view
- *   UnoTable.mountReplay(container, data)                    -> the replay viewer (data from uno_env.replay)
+ *   UnoTable.mountReplay(container, data, {keys, hash})      -> the replay viewer (data from uno_env.replay)
  */
 (function (root) {
   "use strict";
@@ -245,9 +245,11 @@
 
   /* The replay viewer in `container`: data = {title, colors, seats, viewers: [{key, label}], moves: [{action, by,
      phase, details, chosen}], changes: [table changes], views: {key: {steps: [move index], tables: [change index],
-     skipped: [decision index]}}, result}: each view's own moments, as uno_env.replay made them. Buttons, a slider and the keys (arrows, Home, End, space) step through
-     them; options.keys: where to listen for the keys (default: the viewer itself, once focused); options.hash:
-     follow the page address's #step=N&view=KEY (N: the view's own moment) and keep it up to date. */
+     skipped: [decision index]}}, result}: each view's own moments, as uno_env.replay made them. Buttons, a
+     slider, the keys (arrows, Home, End, space) and the move list (click a move) step through them; options.keys:
+     where to listen for the keys (default: the viewer itself, once focused); options.hash: follow the page
+     address's #step=N&view=KEY (N: the view's own moment), when the page opens and whenever it changes
+     (hashchange), and keep it up to date. */
   function mountReplay(container, data, options) {
     options = options || {};
     var colors = data.colors;
@@ -314,13 +316,24 @@
     rootNode.appendChild(controls);
     var action = el("div", "uno-action");
     rootNode.appendChild(action);
+    var body = el("div", "uno-replay-body");
+    var main = el("div", "uno-replay-main");
     var board = el("div");
-    rootNode.appendChild(board);
+    main.appendChild(board);
     var details = el("div", "uno-details");
-    rootNode.appendChild(details);
+    main.appendChild(details);
     var result = el("div", "uno-result");
-    rootNode.appendChild(result);
-    rootNode.appendChild(el("div", "uno-hint", "\u2190 \u2192 step, Home / End, space plays; the menu picks whose view."));
+    main.appendChild(result);
+    body.appendChild(main);
+    // The moves of the view shown, one button each (a click shows that moment); rebuilt when the view changes.
+    var moveList = el("ol", "uno-moves");
+    moveList.setAttribute("aria-label", "moves");
+    moveList.start = 0;
+    var movesKey = null;
+    body.appendChild(moveList);
+    rootNode.appendChild(body);
+    rootNode.appendChild(el("div", "uno-hint",
+      "\u2190 \u2192 step, Home / End, space plays; click a move to jump to it; the menu picks whose view."));
     container.appendChild(rootNode);
 
     /* Show view `key`, at its last moment at or before the decision now shown (its own moments differ). */
@@ -347,6 +360,47 @@
         }, 700);
       }
       play.textContent = state.timer ? "\u23f8 pause" : "\u25b6 play";
+    }
+
+    /* A move's line in the move list: "player_1 (agent): play R5", or "the deal". */
+    function moveText(step) {
+      if (step.action === undefined || step.action === null) return "the deal";
+      return who(data, step.by) + ": " + step.action;
+    }
+
+    function buildMoves() {
+      moveList.textContent = "";
+      movesKey = state.viewer;
+      var count = views(state.viewer).steps.length;
+      for (var m = 0; m < count; m++) {
+        var item = el("li", "uno-move");
+        var jump = el("button", "", moveText(stepOf(state.viewer, m)));
+        jump.type = "button";
+        jump.setAttribute("data-step", String(m));
+        jump.addEventListener("click", (function (target) { return function () { show(target); }; })(m));
+        item.appendChild(jump);
+        moveList.appendChild(item);
+      }
+    }
+
+    /* Mark the move shown, and scroll the list (only the list, not the page) to keep it in sight. */
+    function markMove(index) {
+      if (movesKey !== state.viewer) buildMoves();
+      var items = moveList.children;
+      for (var m = 0; m < items.length; m++) {
+        var current = m === index;
+        items[m].classList.toggle("uno-current", current);
+        if (current) items[m].setAttribute("aria-current", "step");
+        else items[m].removeAttribute("aria-current");
+      }
+      var item = items[index];
+      if (item && moveList.clientHeight) {
+        var top = item.offsetTop - moveList.offsetTop;
+        if (top < moveList.scrollTop) moveList.scrollTop = top;
+        else if (top + item.offsetHeight > moveList.scrollTop + moveList.clientHeight) {
+          moveList.scrollTop = top + item.offsetHeight - moveList.clientHeight;
+        }
+      }
     }
 
     function describeAction(step) {
@@ -382,6 +436,7 @@
       // A decision's details (e.g. an agent's probabilities) come only in its own seat's and the spectator's view.
       details.textContent = step.details ? "details: " + JSON.stringify(step.details) : "";
       result.textContent = index === lastIndex ? resultText(data) : "";
+      markMove(index);
       if (options.hash && typeof history !== "undefined" && history.replaceState) {
         try {
           history.replaceState(null, "", "#step=" + index + "&view=" + encodeURIComponent(state.viewer));
@@ -400,17 +455,22 @@
       else return;
       event.preventDefault();
     });
-    var start = 0;
-    if (options.hash && typeof location !== "undefined") {
+    /* The moment the address names (#step=N&view=KEY), when the page opens and whenever the address changes. */
+    function followHash() {
       var match = /step=(\d+)/.exec(location.hash);
       var seen = /view=([\w]+)/.exec(location.hash);
-      if (match) start = parseInt(match[1], 10);
       if (seen && own(data.views, seen[1])) {
         state.viewer = seen[1];
         select.value = seen[1];
       }
+      show(match ? parseInt(match[1], 10) : state.step);
     }
-    show(start);
+    if (options.hash && typeof location !== "undefined") {
+      followHash();
+      if (typeof window !== "undefined" && window.addEventListener) window.addEventListener("hashchange", followHash);
+    } else {
+      show(0);
+    }
     return { show: show, choose: choose, root: rootNode, state: state };
   }
 
