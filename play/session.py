@@ -20,8 +20,10 @@ Events (``kind`` and its keys; ``seat`` is who acted):
 - ``swap``: ``target``; then ``hand``: ``cards`` (the person's hand, when it took part)
 - ``reshuffle``; ``draw``: ``count``, ``cards`` (named for the person only), ``given`` (an Urrrhhh gift);
   ``forehead``: ``cards`` (None for each of the person's own); ``direction``: ``direction`` (+1 left, -1 right)
-- ``round_end``: ``seat`` (the round's winner), ``gains`` and ``scores`` (per seat); ``game_over``: ``truncated``,
-  ``winners``, ``scores``; ``illegal``: an agent's refused answer, ``message`` (the game stops: `problem`)
+- ``round_end``: ``seat`` (the round's winner), ``gains`` and ``scores`` (per seat), ``hands`` (per seat, the cards
+  laid down face up for the scoring: ``seat``, ``hand`` and ``foreheads`` as codes, the ``points`` they count);
+  ``game_over``: ``truncated``, ``winners``, ``scores``; ``illegal``: an agent's refused answer, ``message``
+  (the game stops: `problem`)
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 from uno_env.agents.registry import make_agent
-from uno_env.game import DEFAULT_MAX_STEPS
+from uno_env.game import DEFAULT_MAX_STEPS, GameBatch
 from uno_env.records import make_record, result_of
 from uno_env.render import table_view
 from uno_env.seats import SeatLoop
@@ -173,7 +175,9 @@ class TableSession:
     def knowledge(self) -> dict[str, Any]:
         """What the person's seat remembers, from its `knowledge` observation: ``known`` (per seat, the cards it
         knows that seat holds; none for its own), ``owes_emoji`` (per seat), ``w4_previous_color`` (the colour
-        before the last Wild Draw Four, or None) and ``discard`` (the discard pile's card codes)."""
+        before the last Wild Draw Four, or None), ``discard`` (the discard pile's card codes) and ``wrong_guesses``
+        (for each of the seat's own forehead cards, in the view's order, the colours it guessed wrong for it: what
+        it knows the card is not; the observation keeps the oldest `O.WRONG_GUESS_SLOTS`)."""
         return self._cached("knowledge", self._knowledge)
 
     def _knowledge(self) -> dict[str, Any]:
@@ -188,11 +192,14 @@ class TableSession:
             if rel:
                 known[seat] = self.codes(f["known_cards"][rel])
         before = f["w4_previous_color"]
+        own = min(int(f["forehead_counts"][0]), O.WRONG_GUESS_SLOTS)
+        wrong = [[self.colors[c] for c in np.flatnonzero(f["wrong_guesses"][slot])] for slot in range(own)]
         return {
             "known": known,
             "owes_emoji": owes,
             "w4_previous_color": self.colors[int(before.argmax())] if before.any() else None,
             "discard": self.codes(f["discard_pile"]),
+            "wrong_guesses": wrong,
         }
 
     def codes(self, counts: np.ndarray) -> list[str]:
@@ -306,16 +313,23 @@ class TableSession:
             return [{"kind": "illegal", "seat": seat, "message": message}]
         return self._apply(seat, action)
 
+    @property
+    def agent_due(self) -> bool:
+        """Whether an agent decides now (the game goes on, no agent failed, and it is not the person's decision)."""
+        return not self.game.done and self.problem is None and self.game.seat != self.seat
+
     def play_agents(self) -> list[dict[str, Any]]:
         """The agents' turns until the person decides, the game ends or an agent fails."""
         events = []
-        while not self.game.done and self.problem is None and self.game.seat != self.seat:
+        while self.agent_due:
             events += self.agent_step()
         return events
 
     def _apply(self, seat: int, action: int) -> list[dict[str, Any]]:
         before, known_before = self.view(), self.knowledge()
         phase = A.PHASE_NAMES.index(self.game.phase)  # the actor's; its action shows it (a drawn card played)
+        # a match deals the next round in the step that ends one: keep the state to see the hands it scored
+        state_before = self.game.batch.state_array.copy() if self.game.batch.episode == "match" else None
         status = self.game.batch.step_game(0, action).copy()
         self.actions.append(action)
         after = self.view()
@@ -325,13 +339,35 @@ class TableSession:
         if new_round:
             gains = [b["score"] - a["score"] for a, b in zip(before["seats"], after["seats"], strict=True)]
             events.append({"kind": "round_end", "seat": int(status[E.STATUS_ROUND_WINNER]), "gains": gains,
-                           "scores": [s["score"] for s in after["seats"]]})  # fmt: skip
+                           "scores": [s["score"] for s in after["seats"]],
+                           "hands": self._scored_hands(state_before, action)})  # fmt: skip
             if not after["done"]:
                 events.append(self._round_event(after))
         if after["done"]:
             events.append({"kind": "game_over", "truncated": after["truncated"], "winners": list(after["winners"]),
                            "scores": [s["score"] for s in after["seats"]]})  # fmt: skip
         return events
+
+    def _scored_hands(self, state_before: np.ndarray | None, action: int) -> list[dict[str, Any]]:
+        """Every seat's cards as the round that just ended scored them, laid down face up (the rules show them to
+        the table for the scoring): a spectator's `table_view` of the round's end, each seat with the ``points``
+        its hand and forehead cards count. When the game is over that end is the game as it is; a match has already
+        dealt the next round, so the same action is replayed on a copy of the state before it that ends there
+        (the engine plays it: its config differs only in dealing no next round)."""
+        game = self.game
+        if game.done or state_before is None:
+            view = table_view(game, None)
+        else:
+            ended = GameBatch(game.rules, game.num_players, 1, episode="round",
+                              max_steps=int(game.batch.config["max_steps"][0]))  # fmt: skip
+            ended.state_array[:] = state_before
+            ended.episode_seeds[:] = game.batch.episode_seeds
+            ended.step_game(0, action)
+            view = table_view(ended, None)
+        points = game.rules.card_points_by_code()
+        return [{"seat": seat["seat"], "hand": list(seat["hand"]), "foreheads": list(seat["foreheads"]),
+                 "points": sum(points[code] for code in [*seat["hand"], *seat["foreheads"]])}
+                for seat in view["seats"]]  # fmt: skip
 
     def _round_event(self, view: dict[str, Any]) -> dict[str, Any]:
         return {"kind": "round", "round": view["round"], "dealer": view["dealer"], "top": view["top"]}

@@ -4,12 +4,14 @@
     uno-web --variant unocorns --players 4 --opponents counter greedy naive --seat 2 --seed 7 --port 0
 
 It takes `uno-play`'s options (`--variant`, `--players`, `--option NAME=VALUE`, `--opponents`, `--seat`, `--seed`,
-`--episode`, `--trust`) plus `--port`, serves on 127.0.0.1 only (waitress, with connection limits and timeouts) and
-prints its URL. The engine decides everything: the page shows the table as your seat sees it and the legal actions
-as buttons, and sends the id of the one you click with the number of its game; the server checks it against the
-legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps the engine
-and plays the agents' turns (`uno_env.play.session.TableSession`, the same seating, observations and narration as
-`uno-play`).
+`--episode`, `--trust`) plus `--port` and `--pace`, serves on 127.0.0.1 only (waitress, with connection limits and
+timeouts) and prints its URL. The engine decides everything: the page shows the table as your seat sees it and the
+legal actions as buttons, and sends the id of the one you click with the number of its game; the server checks it
+against the legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps
+the engine and plays the agents' turns (`uno_env.play.session.TableSession`, the same seating, observations and
+narration as `uno-play`), keeping the table after each of them (`frames`) for the page to show one at a time,
+`--pace` seconds apart. The page's settings seat what `check_page_agent` allows (baselines, shipped policies,
+searches with a capped budget, the command line's names: never a file it names) or a difficulty (`DIFFICULTIES`).
 
 No card your seat cannot see leaves the server: every answer is built from `uno_env.render.table_view(game,
 your_seat)`, the legal actions when the decision is yours, and the narration of what your seat saw. The deal's
@@ -24,19 +26,21 @@ framing. Bodies are capped (`MAX_API_BODY`, `MAX_UPLOAD`), the page's settings a
 command-line parser sees them, and every `/api/*` error is JSON {"error": "one line"}.
 
 Routes: `GET /` the page; `GET /api/state`; `POST /api/act` {"action": id, "game": number}; `POST /api/new` (the
-next game, or new settings); `GET /api/record` (a finished game as a record file, with `uno_env.records`); `GET
-/replay` and `POST /replay` (upload a record file, shown with `uno_env.replay.replay_html`; records are data,
-checked by `uno_env.records.check_record`; no route reads a file named by the request). docs/robustness.md lists
-each route's limits and refusals.
+next game, or new settings, or a difficulty); `GET /api/record` (a finished game as a record file, with
+`uno_env.records`); `GET /replay` and `POST /replay` (upload a record file, shown with `uno_env.replay.replay_html`
+with a link back to the table; records are data, checked by `uno_env.records.check_record`; no route reads a file
+named by the request). docs/robustness.md lists each route's limits and refusals.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import hmac
 import importlib.util
 import json
+import re
 import secrets
 import sys
 import threading
@@ -49,14 +53,14 @@ import numpy as np
 
 from uno_env import PRESETS, cli
 from uno_env import actions as A
-from uno_env.agents.registry import agent_names
+from uno_env.agents.registry import SEARCHES, agent_names
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
 from uno_env.rules import MAX_PLAYERS
 
 from . import terminal as terminal_screen
-from .session import ActionRefused, ScoreTable, TableSession, plain
+from .session import ActionRefused, Alarm, Card, Colour, ScoreTable, Strong, TableSession, plain
 
 HOST = "127.0.0.1"  # never another interface: the page plays for whoever reaches it
 DEFAULT_PORT = 8765
@@ -64,6 +68,17 @@ STATIC = Path(__file__).resolve().parent / "static"  # the play page: play.html,
 #: the cards and the table, drawn by uno_env/static (shared with the replay viewer), and their types
 UNO_STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
 LOG_LINES = 400  # the narration kept for the page
+DEFAULT_PACE = 0.4  # seconds the page shows each agent's turn (0: at once)
+MAX_PACE = 5.0
+pace_seconds = cli._float_converter(f"a number of seconds from 0 to {MAX_PACE:g}", lambda x: 0 <= x <= MAX_PACE)
+MAX_FRAMES = 120  # the table after each step since the person's last decision, kept for the page to pace
+MAX_SINCE = 200  # the entries of "since your turn"
+#: the page's difficulty levels: the agent each seats at every opponent seat ("{variant}": the game's variant),
+#: each the next one's opponent in docs/web.md's win rates
+DIFFICULTIES = {"easy": "naive", "medium": "counter", "hard": "ppo:{variant}"}
+#: the largest budget the page may give a search agent (the page waits while the server plays the agents' turns)
+PAGE_MAX_ITERATIONS = 1000
+PAGE_MAX_MILLISECONDS = 1000
 ALLOWED_HOSTS = ("127.0.0.1", "localhost")  # the Host header: refuses DNS rebinding
 #: uno-play's flags that uno-web refuses (hidden from its --help), and why
 TERMINAL_ONLY = {
@@ -168,6 +183,11 @@ def build_parser(raising: bool = False) -> WebParser:
         "--port", type=port_number, default=DEFAULT_PORT, metavar="INT",
         help=f"the port on 127.0.0.1, 0 to 65535; 0 picks a free one (default: {DEFAULT_PORT})",
     )  # fmt: skip
+    parser.add_argument(
+        "--pace", type=pace_seconds, default=DEFAULT_PACE, metavar="SECONDS",
+        help=f"how long the page shows each agent's turn, 0 to {MAX_PACE:g} seconds; 0 shows them at once (the page "
+        f"can change it) (default: {DEFAULT_PACE:g})",
+    )  # fmt: skip
     return parser
 
 
@@ -186,21 +206,100 @@ def _checked(parser: WebParser, argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+@functools.lru_cache(maxsize=1)
+def shipped_games() -> frozenset[tuple[str, int]]:
+    """The (variant, players) of the shipped policies (uno_env/agents/policies/VARIANT-Np.pt), read from the folder
+    without loading torch (`uno_env.agents.policy.shipped_policies` loads them)."""
+    folder = resources.files("uno_env.agents") / "policies"
+    found = set()
+    for entry in folder.iterdir() if folder.is_dir() else []:
+        match = re.fullmatch(r"(\w+)-(\d+)p\.pt", entry.name)
+        if match:
+            found.add((match.group(1), int(match.group(2))))
+    return frozenset(found)
+
+
+def page_agents() -> list[str]:
+    """The agents the page may seat, as examples: the baselines, the shipped policies and the search agents (with
+    a budget up to `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms)."""
+    shipped = sorted({f"ppo:{variant}" for variant, _ in shipped_games()})
+    searches = [name for name in SEARCHES if name != "openspiel-ismcts" or _installed("pyspiel")]
+    return [*agent_names(), *shipped, *(f"{name}:200" for name in searches)]
+
+
+def check_page_agent(name: str, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse (`SettingsError`) an agent the page may not seat. The page seats what uno-arena knows and loads no
+    file: a baseline, a shipped policy `ppo:VARIANT` (plain data, as uno-arena loads it), a search agent whose
+    budget is at most `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms (its other settings are the
+    registry's to check), or a name given on the command line (`allowed`: files, `--trust` ones included)."""
+    if name in agent_names() or name in allowed:
+        return
+    prefix, colon, argument = name.partition(":")
+    if prefix == "ppo" and colon and argument in {variant for variant, _ in shipped_games()}:
+        return
+    if prefix in SEARCHES:
+        for part in argument.split(":") if colon else []:
+            number = part.removesuffix("ms")
+            if number.isascii() and number.isdigit():
+                most, unit = (PAGE_MAX_MILLISECONDS, "ms") if part.endswith("ms") else (PAGE_MAX_ITERATIONS, "")
+                if int(number) > most:
+                    raise SettingsError(f"{name[:80]}: the page gives a search at most {most}{unit or ' iterations'} "
+                                        "a decision (more on the command line)")  # fmt: skip
+        return
+    raise SettingsError(
+        f"unknown agent {name[:80]!r}; the page seats {', '.join(agent_names())}, a shipped policy (ppo:VARIANT) or "
+        f"a search ({', '.join(SEARCHES)}, with a budget up to {PAGE_MAX_ITERATIONS} or {PAGE_MAX_MILLISECONDS}ms); "
+        "files are named on the command line"
+    )
+
+
+def difficulty_agent(level: str, variant: str, players: int) -> str:
+    """The agent that difficulty `level` seats in a game of `variant` with `players`; a `SettingsError` when there
+    is none (the hard level needs a policy shipped for the variant and player count)."""
+    if level not in DIFFICULTIES:
+        raise SettingsError(f"difficulty must be {', '.join(DIFFICULTIES)}, got {short(level)}")
+    agent = DIFFICULTIES[level].format(variant=variant)
+    if agent.startswith("ppo:") and (variant, players) not in shipped_games():
+        counts = sorted(n for v, n in shipped_games() if v == variant)
+        shipped = f"shipped for {' and '.join(map(str, counts))} players" if counts else "not shipped"
+        raise SettingsError(f"{level} seats the policy {agent}, {shipped}; this game has {players} players: choose "
+                            "another difficulty or player count")  # fmt: skip
+    return agent
+
+
+def difficulty_levels(variant: str, players: int, opponents: list[str]) -> list[dict[str, Any]]:
+    """The difficulty levels for a game of `variant` with `players`: each one's ``level``, ``agent``,
+    ``available`` (and ``why`` not), and ``chosen`` (whether `opponents` is that level's agent at every seat)."""
+    levels = []
+    for level in DIFFICULTIES:
+        agent, why = DIFFICULTIES[level].format(variant=variant), None
+        try:
+            difficulty_agent(level, variant, players)
+        except SettingsError as error:
+            why = str(error)
+        levels.append({"level": level, "agent": agent, "available": why is None, "why": why,
+                       "chosen": bool(opponents) and set(opponents) == {agent}})  # fmt: skip
+    return levels
+
+
 def page_settings(
     current: argparse.Namespace, sent: dict[str, Any], allowed: tuple[str, ...] = ()
 ) -> argparse.Namespace:
     """New settings from the page's "new game" form: `variant`, `players`, `seat`, `episode`, `options` (a list of
-    NAME=VALUE) and `opponents` (baseline agent names, or those in `allowed`, the command line's: the page never
-    names a file to load); anything not sent stays as it is. Counts and lengths are checked first, in one pass
+    NAME=VALUE) and `opponents` (agents `check_page_agent` lets the page seat, or those in `allowed`, the command
+    line's: the page never names a file to load) or `difficulty` (a level of `DIFFICULTIES`, whose agent sits at
+    every opponent seat); anything not sent stays as it is. Counts and lengths are checked first, in one pass
     (`MAX_OPTIONS`, `MAX_OPPONENTS`, `MAX_SETTING_TEXT`: argparse takes time quadratic in its arguments), then the
     command line's own parser checks the values; a refusal raises `SettingsError`."""
     if not isinstance(sent, dict):
         raise SettingsError("send the settings as a JSON object")
-    unknown = set(sent) - {"variant", "players", "seat", "episode", "options", "opponents"}
+    unknown = set(sent) - {"variant", "players", "seat", "episode", "options", "opponents", "difficulty"}
     if unknown:
         names = ", ".join(sorted(str(name)[:40] for name in unknown)[:10])
         raise SettingsError(f"unknown settings {names}; the page may set variant, players, seat, episode, options "
-                            "and opponents")  # fmt: skip
+                            "and opponents or difficulty")  # fmt: skip
+    if "difficulty" in sent and "opponents" in sent:
+        raise SettingsError("send opponents or a difficulty, not both")
 
     def text(key: str, value: str) -> str:
         if len(value) > MAX_SETTING_TEXT:
@@ -229,27 +328,50 @@ def page_settings(
     episode = scalar("episode", sent.get("episode", current.episode))
     options = texts("options", sent["options"], MAX_OPTIONS) if "options" in sent else list(current.options)
     opponents = texts("opponents", sent["opponents"], MAX_OPPONENTS) if "opponents" in sent else list(current.opponents)
+    level = scalar("difficulty", sent["difficulty"]) if "difficulty" in sent else None
+    if level is not None:
+        if level not in DIFFICULTIES:
+            raise SettingsError(f"difficulty must be {', '.join(DIFFICULTIES)}, got {short(level)}")
+        opponents = [agent_names()[0]]  # a stand-in: the level's agent follows from the checked variant and players
     if "opponents" in sent:
         for name in opponents:
-            if name not in agent_names() and name not in allowed:
-                raise SettingsError(f"unknown agent {name[:80]!r}; the page seats {', '.join(agent_names())} "
-                                    "(trained agents are named on the command line)")  # fmt: skip
+            check_page_agent(name, allowed)
     if not opponents:
         raise SettingsError("name at least one opponent")
     argv = [f"--variant={variant}", f"--players={players}", f"--seat={seat}", f"--episode={episode}"]
     argv += [f"--option={option}" for option in options]
     argv += ["--opponents", *opponents]  # plain names (checked above or given on the command line)
     args = parse_args(argv, raising=True)
-    args.seed, args.trust, args.port = current.seed, current.trust, current.port
+    if level is not None:
+        args.opponents = [difficulty_agent(level, args.variant, args.players)]
+    args.seed, args.trust, args.port, args.pace = current.seed, current.trust, current.port, current.pace
     return args
 
 
 # ---------------------------------------------------------------------------------------- the table
+def line_parts(line: list[str]) -> list[str | dict[str, str]]:
+    """A line of narration as JSON for the page: text as strings, and {"card": code}, {"colour": name},
+    {"strong": text} or {"alarm": text} for the parts a screen draws (a card as a small picture)."""
+    parts: list[str | dict[str, str]] = []
+    for part in line:
+        kind = next((key for key, cls in PART_KINDS if isinstance(part, cls)), None)
+        parts.append({kind: str(part)} if kind else str(part))
+    return parts
+
+
+PART_KINDS = (("card", Card), ("colour", Colour), ("strong", Strong), ("alarm", Alarm))
+
+
 class WebTable:
     """One table: a person at `settings.seat`, agents at the others, one game at a time (thread-safe).
 
     Each game is a `uno_env.play.session.TableSession`, as in `uno-play`: the same seating, agents' turns, action
-    labels and narration (its events, as plain lines); `state()` is everything the person's page may see."""
+    labels and narration (its events, as plain lines); `state()` is everything the person's page may see.
+
+    Since the person's last decision the table keeps what the page shows it step by step: `since` (the narration of
+    each step, as parts with the cards to draw), `frames` (after each decision: its seat, the number of decisions
+    so far, the person's `table_view` then, the card on the pile and who played it, how many `since` entries it
+    has, whether a round ended), and at a round's end `reveal` (every hand as the round scored it, face up)."""
 
     def __init__(self, settings: argparse.Namespace):
         self.lock = threading.RLock()
@@ -290,9 +412,37 @@ class WebTable:
             self.human = settings.seat
             self.dealt = deal
             self.log: list[str] = []
+            self.played: dict[str, Any] | None = None  # the card on the pile and its player (None: turned up)
+            self.round = 1
             self.number += 1
+            self._new_window()
             self._tell(session.opening())
-            self._tell(session.play_agents())
+            self._frame(None)
+            self._play_agents()
+
+    def _new_window(self) -> None:
+        """Start what the page shows since the person's decision: no steps yet, no revealed hands."""
+        self.since: list[dict[str, Any]] = []
+        self.frames: list[dict[str, Any]] = []
+        self.reveal: dict[str, Any] | None = None
+
+    def _play_agents(self) -> None:
+        """The agents' turns up to the person's next decision, each kept as a frame."""
+        while self.session.agent_due:
+            seat = self.game.seat
+            self._tell(self.session.agent_step())
+            self._frame(seat)
+
+    def _frame(self, seat: int | None) -> None:
+        """Keep the table after `seat`'s decision (None: the deal) for the page to show in turn. A step that added
+        nothing to `since` (another seat keeping the card it drew) replaces the frame of the same seat before it."""
+        frame = {"seat": seat, "decision": len(self.session.actions), "view": self.session.view(),
+                 "played": self.played, "since": len(self.since), "reveal": self.reveal is not None}  # fmt: skip
+        if self.frames and self.frames[-1]["seat"] == seat and self.frames[-1]["since"] == frame["since"]:
+            self.frames[-1] = frame
+        else:
+            self.frames.append(frame)
+        del self.frames[:-MAX_FRAMES]
 
     @property
     def problem(self) -> str | None:
@@ -300,12 +450,30 @@ class WebTable:
         return self.session.problem
 
     def _tell(self, events: list[dict[str, Any]]) -> None:
-        """Add the narration of `events` to the log, as plain lines (the last `LOG_LINES` kept)."""
+        """Add the narration of `events` to the log, as plain lines (the last `LOG_LINES` kept), and to `since`,
+        as parts; follow the card on the pile and the hands revealed at a round's end."""
         for event in events:
+            kind = event["kind"]
+            if kind == "play":
+                self.played = {"seat": event["seat"], "card": event["card"]}
+            elif kind == "round":
+                self.played, self.round = None, event["round"]
+            elif kind == "round_end":
+                self.reveal = {"round": self.round, "winner": event["seat"], "gains": event["gains"],
+                               "scores": event["scores"], "seats": event["hands"]}  # fmt: skip
             for item in self.session.narration(event):
-                lines = item.text_lines() if isinstance(item, ScoreTable) else [plain(item)]
-                self.log.extend(line.rstrip() for line in lines if line.strip())
+                if isinstance(item, ScoreTable):
+                    self.log.extend(line.rstrip() for line in item.text_lines())
+                    self.since.append({"seat": None, "kind": kind, "scores": {"title": item.title, "rows": item.rows}})
+                elif plain(item).strip():
+                    self.log.append(plain(item).rstrip())
+                    self.since.append({"seat": event.get("seat"), "kind": kind, "parts": line_parts(item)})
         del self.log[:-LOG_LINES]
+        dropped = max(0, len(self.since) - MAX_SINCE)
+        if dropped:
+            del self.since[:dropped]
+            for frame in self.frames:
+                frame["since"] = max(0, frame["since"] - dropped)
 
     def act(self, action: Any, game: Any) -> None:
         """The person's action id in game number `game`: refused (`Refused`) unless it is the person's decision and
@@ -323,10 +491,13 @@ class WebTable:
                 raise OtherGame(f"that action is for game {short(game)}, but the table plays game {self.number}: "
                                 "reload the page")  # fmt: skip
             try:
-                self._tell(self.session.act(action))  # checked against the legal mask
+                events = self.session.act(action)  # checked against the legal mask
             except ActionRefused as error:
                 raise Refused(str(error)) from None
-            self._tell(self.session.play_agents())
+            self._new_window()
+            self._tell(events)
+            self._frame(self.human)
+            self._play_agents()
 
     # ------------------------------------------------------------------ what the page sees
     def state(self) -> dict[str, Any]:
@@ -350,6 +521,13 @@ class WebTable:
                 "colors": list(game.rules.colors),  # the preset's colour names, slot order (card letters)
                 "names": [session.seat_name(s) for s in range(game.num_players)],
                 "log": list(self.log),
+                "since": list(self.since),
+                "frames": list(self.frames),
+                "played": self.played,
+                "reveal": self.reveal,
+                "forehead": {"wrong_guesses": session.knowledge()["wrong_guesses"]},
+                "pace": settings.pace,
+                "difficulties": difficulty_levels(settings.variant, settings.players, list(settings.opponents)),
                 "result": self.result() if over else None,
                 "problem": self.problem,
                 "game": {
@@ -363,7 +541,7 @@ class WebTable:
                     "opponents": list(settings.opponents),
                     "seed": self.seed if over else None,  # it tells every hidden card of this game: at its end
                 },
-                "agents": agent_names(),
+                "agents": page_agents(),
                 "variants": list(PRESETS),
                 "record": over and records_available(),
                 "replay": replay_available(),
@@ -629,7 +807,7 @@ def replay_page(data: bytes) -> str:
     except UnicodeDecodeError as error:
         raise Refused(f"not a record file: not UTF-8 text ({error.reason})") from error
     try:
-        return replay.replay_html(records.loads_record(text))
+        return replay.replay_html(records.loads_record(text), back_link="/", back_label="back to the table")
     except (ValueError, TypeError, KeyError) as error:
         raise Refused(f"not a valid record: {error}") from error
 

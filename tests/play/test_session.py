@@ -174,3 +174,36 @@ def test_table_view_names_the_dealer_for_every_viewer():
     while table_view(match, None)["round"] == 1:
         match.step(match.legal_action_ids()[0])
     assert table_view(match, 0)["dealer"] == match.describe()["dealer"] == (start + 1) % 3
+
+
+def test_a_round_end_lays_every_hand_down_as_the_engine_scored_it():
+    for scoring in ("winner_takes", "penalty"):
+        session = TableSession.deal("unocorns", 3, 0, ["greedy"], seed=12, episode="match",
+                                    options={"target_score": 200, "scoring": scoring})  # fmt: skip
+        events = session.opening() + session.play_agents()
+        while session.deciding:
+            before = session.game.describe()  # every hidden card: to check the hands shown at the round's end
+            events += session.act(session.legal()[0]) + session.play_agents()
+        ends = [event for event in events if event["kind"] == "round_end"]
+        assert len(ends) >= 2
+        for end in ends:
+            winner, hands = end["seat"], end["hands"]
+            assert hands[winner]["hand"] == hands[winner]["foreheads"] == [] and hands[winner]["points"] == 0
+            if scoring == "penalty":  # each seat adds its own points: the engine's own count of the hands shown
+                assert end["gains"] == [seat["points"] for seat in hands]
+            else:
+                assert end["gains"][winner] == sum(seat["points"] for seat in hands)
+        last = session.game.describe()  # the game is over: the last round's hands are the game's
+        assert [seat["hand"] for seat in ends[-1]["hands"]] == last["hands"] and before["rounds"] == len(ends) - 1
+        assert [seat["foreheads"] for seat in ends[-1]["hands"]] == last["foreheads"]
+
+
+def test_the_knowledge_holds_the_colours_guessed_wrong_for_the_own_forehead_card():
+    deal = {"dealer": 1, "top": "B4", "hands": [["P1", "B3", "G2"], ["P2", "B5", "G7"]], "foreheads": [["G5"], []]}
+    session = TableSession(Game("unocorns", 2, deal=deal), 0, {1: ("draws", DrawAndKeep())})
+    assert session.view()["phase"] == "guess" and session.knowledge()["wrong_guesses"] == [[]]
+    session.act(session.game.action_id("color pink"))
+    session.play_agents()
+    assert session.knowledge()["wrong_guesses"] == [["pink"]]
+    session.act(session.game.action_id("color blue"))
+    assert session.knowledge()["wrong_guesses"] == [["pink", "blue"]]

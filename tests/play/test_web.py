@@ -1,5 +1,6 @@
 """uno-web (`uno_env.play.web`): what the server sends a seat (never a card it cannot see), what it refuses, and
-the page in a real browser: a whole game played by clicking, and a saved record replayed from an uploaded file.
+the page in a real browser: a whole game played by clicking, and a saved record replayed from an uploaded file
+(tests/play/test_web_table.py: the card table, pacing, the hands at the end, the difficulty).
 
 The browser tests drive Debian's headless Chromium with Selenium (scripts/setup.sh installs both); without them
 they fail, saying so."""
@@ -7,22 +8,23 @@ they fail, saying so."""
 import io
 import json
 import re
-import shutil
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
-import numpy as np
 import pytest
-from PIL import Image
-from web_client import page_client, table  # tests/play/web_client.py
+from web_client import (  # tests/play/web_client.py
+    check_screenshot,
+    missing_browser,
+    page_client,
+    start_chromium,
+    table,
+    wait_for,
+)
 
 from uno_env.play import web
 from uno_env.render import table_view
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"  # Debian's packages chromium, chromium-driver
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"  # given: Selenium never downloads one
 SCREENSHOTS = Path("/tmp")
 
 # Two deals that differ only in what seat 0 cannot see: seat 1's hand, seat 0's own forehead card, the deck.
@@ -34,7 +36,7 @@ DEAL_B = {"dealer": 1, "top": "B4", "hands": [HAND_0, ["PS", "B9", "G0", "Y2", "
 
 
 def make_app(*argv):
-    return web.create_app(web.parse_args(["--seed", "0", *argv]))
+    return web.create_app(web.parse_args(["--seed", "0", "--pace", "0", *argv]))
 
 
 # ---------------------------------------------------------------------------------------- the server
@@ -159,24 +161,11 @@ def server():
 def chrome():
     """Headless Chromium driven by Selenium, or, when Chromium or its driver is missing, the message the browser
     tests fail with (they fail: they are not skipped)."""
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).is_file()]
+    missing = missing_browser()
     if missing:
-        yield (
-            f"the browser tests need Chromium and chromedriver ({', '.join(missing)} missing): run scripts/setup.sh "
-            "(as root: it installs the Debian packages chromium and chromium-driver)"
-        )
+        yield missing
         return
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1200,900"):
-        options.add_argument(flag)
-    options.add_argument("--disable-dev-shm-usage")  # a container's small /dev/shm
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console: CSP violations show there
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver = start_chromium()
     yield driver
     driver.quit()
 
@@ -188,31 +177,10 @@ def need(chrome):
     return chrome
 
 
-def wait_for(condition, timeout=10.0, what="the page", page=None):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    shown = f"; the page shows: {page.find_element('tag name', 'body').text[:300]!r}" if page is not None else ""
-    raise AssertionError(f"timed out waiting for {what}{shown}")
-
-
 def error_text(browser) -> str:
     from selenium.webdriver.common.by import By
 
     return browser.find_element(By.ID, "error").text
-
-
-def check_screenshot(path: Path, min_colours: int = 40) -> Image.Image:
-    image = Image.open(path).convert("RGB")
-    assert image.width >= 1000 and image.height >= 600, image.size
-    pixels = np.asarray(image)
-    colours = np.unique((pixels // 16).reshape(-1, 3), axis=0)
-    assert len(colours) >= min_colours, f"{path}: only {len(colours)} distinct colours: blank?"
-    assert pixels.std() > 20, f"{path}: nearly uniform"
-    return image
 
 
 def test_a_whole_game_played_by_clicking_in_the_browser(server, chrome):
@@ -240,7 +208,7 @@ def test_a_whole_game_played_by_clicking_in_the_browser(server, chrome):
     result = browser.find_element(By.ID, "result").text
     assert "Game over" in result and "seed 11" in result
     assert browser.find_element(By.ID, "save").is_displayed()
-    assert browser.find_elements(By.CSS_SELECTOR, ".uno-seat.uno-winner")
+    assert browser.find_elements(By.CSS_SELECTOR, ".web-seat.web-winner")
     shot = SCREENSHOTS / "uno-web-game-over.png"
     browser.save_screenshot(str(shot))
     check_screenshot(shot)
@@ -272,6 +240,8 @@ def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_pa
     browser.find_element(By.ID, "open").click()
     counter = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".uno-step"), what="the replay viewer",
                        page=browser)[0]
+    back = browser.find_element(By.CSS_SELECTOR, "a.uno-back-link")  # the replay page links back to the table
+    assert back.get_attribute("href") == server + "/" and "back to the table" in back.text
     assert counter.text.startswith("decision 0 /")
     following = browser.find_element(By.CSS_SELECTOR, ".uno-controls button[title^='next']")
     for _ in range(3):
@@ -282,6 +252,9 @@ def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_pa
     shot = SCREENSHOTS / "uno-web-replay.png"
     browser.save_screenshot(str(shot))
     check_screenshot(shot, min_colours=25)
+    back.click()
+    wait_for(lambda: browser.current_url == server + "/" and browser.find_elements(By.CSS_SELECTOR, "#hand .uno-card"),
+             what="the table again, from the replay's link")  # fmt: skip
     browser.get(server + "/replay")  # a file that is not a record: refused, said on the page
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "uno-env-record", "version": 1}')

@@ -25,7 +25,8 @@ from uno_env.render import table_view
 DOCUMENTED_STATUSES = {200, 204, 400, 403, 404, 405, 409, 413}
 #: the keys of a table answer (GET /api/state, POST /api/act, POST /api/new)
 STATE_KEYS = {"view", "actions", "prompt", "colors", "names", "log", "result", "problem", "game", "agents",
-              "variants", "record", "replay"}  # fmt: skip
+              "variants", "record", "replay", "since", "frames", "played", "reveal", "forehead", "pace",
+              "difficulties"}  # fmt: skip
 
 
 def make_app(*argv):
@@ -365,7 +366,9 @@ SETTINGS = st.fixed_dictionaries({}, optional={
     "episode": st.sampled_from(["round", "match", "x"]),
     "options": st.lists(st.sampled_from(["uno_call=explicit", "stack_draw_two=true", "hand_size=3", "foo=1",
                                          "target_score=-5"]), max_size=4) | JSON,
-    "opponents": st.lists(st.sampled_from([*agent_names(), "ppo:/etc/passwd", "-h", "--trust"]), max_size=3) | JSON,
+    "opponents": st.lists(st.sampled_from([*agent_names(), "ppo:/etc/passwd", "-h", "--trust", "ismcts:5000",
+                                           "sb3:model.zip", "ismcts:2"]), max_size=3) | JSON,  # fmt: skip
+    "difficulty": st.sampled_from(["easy", "medium", "hard", "nightmare"]) | JSON,
 })  # fmt: skip
 BODIES = st.one_of(
     st.just(b""),
@@ -467,6 +470,12 @@ def check_answer(app, method, path, answer, before):
     state = answer.get_json()
     assert set(state) == STATE_KEYS
     assert state["view"] == json.loads(json.dumps(table_view(t.game, t.human)))  # nothing a seat cannot see
+    for frame in state["frames"]:  # the seat's views of the moments since its last decision
+        hidden = [seat["hand"] is None for seat in frame["view"]["seats"]]
+        assert hidden == [seat != t.human for seat in range(t.game.num_players)]
+        assert all(code is None for code in frame["view"]["seats"][t.human]["foreheads"])
+    ended = any(entry["kind"] == "round_end" for entry in state["since"])
+    assert (state["reveal"] is not None) == ended  # the hands turn face up only when a round ends
     deciding = t.game.seat == t.human and not t.game.done and t.problem is None
     assert [a["id"] for a in state["actions"]] == (t.game.legal_action_ids() if deciding else [])
     assert state["game"]["seed"] == (t.seed if t.game.done else None)
