@@ -6,6 +6,7 @@ observation level it reads ("minimal", "knowledge" or "seer") and a method
 returning B legal action ids. It sees nothing but its observations. An agent may also have
 ``bind(spec, rules)``: environments call it first with the observation layout and the rule set. Search agents
 add ``act_in_games`` (`uno_env.seats.agent_actions`); `uno_env.seats.SeatLoop` plays agents' turns, batched.
+`TextAgent(model)` seats a language model (any callable prompt -> reply) through `uno_env.text`.
 """
 
 from .base import Agent, bind
@@ -14,5 +15,9 @@ from .greedy import GreedyAgent
 from .naive import NaiveAgent
 from .random_agent import RandomAgent
 from .registry import agent_names, make_agent
+from .text_agent import TextAgent
 
-__all__ = ["Agent", "CounterAgent", "GreedyAgent", "NaiveAgent", "RandomAgent", "agent_names", "bind", "make_agent"]
+__all__ = [
+    "Agent", "CounterAgent", "GreedyAgent", "NaiveAgent", "RandomAgent", "TextAgent", "agent_names", "bind",
+    "make_agent",
+]  # fmt: skip

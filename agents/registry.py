@@ -3,7 +3,9 @@
 Baselines by name (`random`, `naive`, `greedy`, `counter`); trained agents as PREFIX:ARGUMENT (`ppo:classic`,
 `ppo:FILE.pt`, `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR`), loaded on demand so that torch, SB3 and Ray are
 imported only by those who seat them; search agents as NAME or NAME:BUDGET (`ismcts`, `ismcts:500`,
-`ismcts:20ms`, `ismcts-belief:100`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`.
+`ismcts:20ms`, `ismcts-belief:100`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`;
+a language model as `llm` or `llm:MODEL` (`uno_env.agents.text_agent.TextAgent` over the OpenAI-compatible chat
+server the environment names, `uno_env.agents.openai_chat`).
 
 A plain install (no extras) seats the baselines and the compiled search agents; `ppo:` needs torch, `sb3:`
 Stable-Baselines3 (the `train` extra), `rllib:` Ray (`rllib`) and `openspiel-ismcts` OpenSpiel (`openspiel`):
@@ -114,6 +116,25 @@ def _openspiel_ismcts(argument: str, seed: int | None, trust: bool):
     return OpenSpielISMCTSAgent(seed=seed, **budget)
 
 
+def _llm(argument: str, seed: int | None, trust: bool):
+    """A language model behind an OpenAI-compatible chat API (`UNO_LLM_*`; llm:MODEL names the model), as a
+    `TextAgent` asking `UNO_LLM_CONCURRENCY` games at once (default 1)."""
+    import os
+
+    from .openai_chat import OpenAIChat
+    from .text_agent import TextAgent
+
+    concurrency = os.environ.get("UNO_LLM_CONCURRENCY", "1")
+    if not concurrency.isdigit() or not 1 <= int(concurrency) <= 256:
+        raise ValueError(f"UNO_LLM_CONCURRENCY must be an int from 1 to 256, got {concurrency[:20]!r}")
+    chat = OpenAIChat.from_env(**({"model": argument} if argument else {}), seed=seed)
+    return TextAgent(chat, concurrency=int(concurrency))
+
+
+# Text agents by NAME or NAME:ARGUMENT: loader(argument, seed, trust) -> agent.
+TEXT_AGENTS = {"llm": _llm}
+TEXT_HELP = "llm[:MODEL] (a language model behind an OpenAI-compatible chat API: UNO_LLM_BASE_URL, UNO_LLM_MODEL)"
+
 # Search agents by NAME or NAME:BUDGET (iterations, or milliseconds as 20ms): loader(argument, seed, trust).
 SEARCHES = {"ismcts": _ismcts, "ismcts-belief": _ismcts_belief, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
 SEARCH_HELP = (
@@ -123,7 +144,9 @@ SEARCH_HELP = (
 
 # Trained agents by PREFIX:ARGUMENT: loader(argument, seed, trust) -> agent.
 TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3, "rllib": _rllib}
-TRAINED_HELP = f"ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR, {SEARCH_HELP}"
+TRAINED_HELP = (
+    f"ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR, {SEARCH_HELP}, {TEXT_HELP}"
+)
 
 
 def agent_names() -> list[str]:
@@ -134,7 +157,8 @@ def agent_names() -> list[str]:
 def is_agent_name(name: str) -> bool:
     """A baseline's name or a PREFIX:ARGUMENT name with a known prefix (the argument is checked on loading)."""
     prefix, colon, _ = name.partition(":")
-    return name in BASELINES or prefix in SEARCHES or (prefix in TRAINED_PREFIXES and bool(colon))
+    return (name in BASELINES or prefix in SEARCHES or prefix in TEXT_AGENTS
+            or (prefix in TRAINED_PREFIXES and bool(colon)))  # fmt: skip
 
 
 def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
@@ -146,7 +170,7 @@ def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
         raise TypeError(f"an agent name is a string, got {name!r}")
     prefix, colon, argument = name.partition(":")
     loader = TRAINED_PREFIXES.get(prefix) if colon else None
-    loader = loader or SEARCHES.get(prefix)
+    loader = loader or SEARCHES.get(prefix) or TEXT_AGENTS.get(prefix)
     if loader is not None:
         with needs_extra(name):  # ppo: needs torch, sb3: Stable-Baselines3, ...: a missing extra is named in one line
             return loader(argument, seed, bool(trust))

@@ -20,6 +20,13 @@ A record is a dict that `json.dumps` as it is:
 | `result`      | `{"scores", "winners", "done", "truncated"}` after the last action, or null; checked on replay |
 | `meta`        | optional: free-form information about where the record came from (a dict)                 |
 
+A text agent's decision (`uno_env.agents.TextAgent`) has the details `{"text": {"format", "prompt", "attempts",
+"action", "fallback"}}`: the prompt format (`uno_env.text.PROMPT_FORMAT`), the prompt it was asked, each reply with the
+move read from it (an action id, or null) and why it was refused (or null), the action played and whether it was the
+fallback. Such a transcript replays with the game (`uno_env.replay` shows a decision's details to its own seat).
+Details obey the limits of every field: JSON data, nested at most `MAX_DEPTH` levels (a text agent keeps at most
+8,000 characters of a reply, `uno_env.agents.text_agent.MAX_STORED_REPLY`).
+
 `make_record` writes every rule option, `card_counts` and `card_points` as full `{card code: n}` dicts of all 59
 kinds, so that a record replays the same whatever the variants' defaults become; an option a record leaves out
 takes the variant's default.

@@ -311,8 +311,9 @@ def check_agent(
         the same actions as in the real one: this catches an agent that reads the game it is asked about by
         any other way (the call stack, a global); the twin is asked with the redealt game as its `world`. A
         search agent (`act_in_games`) is given that game's state, and must read it only through the engine's
-        redeal (`engine.resample_hidden`). A `seer` agent sees everything and is refused unless `allow_seer`
-        (then (d) is left out).
+        redeal (`engine.resample_hidden`). A text agent (one with `prompts(state, config, games)`, such as
+        `uno_env.agents.TextAgent`) must also be asked the very same prompts in both worlds. A `seer` agent sees
+        everything and is refused unless `allow_seer` (then (d) is left out).
 
     `agent` is an agent, or a factory `seed -> agent` (a class taking the seed works). Twins for (b)-(d) are
     made by calling the factory with `seed`, or by `copy.deepcopy` of the agent before play, and bound as
@@ -387,6 +388,16 @@ def _check_blind(check: _Check, world, step, observations, masks, actions, rng) 
     blind = _ask(check.blind, twin, seen, twin_masks, check.where)
     what = "(d) not blind to hidden information: its observations were the same in a world redealt where it cannot see"
     check.check_same(world, step, actions, blind, what, ("in the real world", "in the redealt one"))
+    if callable(getattr(check.player, "prompts", None)):  # a text agent: its prompts must be the same too
+        games = np.arange(world.batch_size)
+        real = check.player.prompts(world.state_array.copy(), world.config_array, games)
+        redealt = check.blind.prompts(twin.state_array.copy(), twin.config_array, games)
+        for g, (first, second) in enumerate(zip(real, redealt, strict=True)):
+            if first != second:
+                lines = [(a, b) for a, b in zip(first.splitlines(), second.splitlines(), strict=False) if a != b]
+                a, b = lines[0] if lines else (first[-80:], second[-80:])
+                check.fail(f"(d) not blind to hidden information: at {check.decision(world, step, g)} its prompt "
+                           f"changed in a world redealt where it cannot see: {a!r} became {b!r}")  # fmt: skip
     return differ
 
 
