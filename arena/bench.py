@@ -1,0 +1,1022 @@
+"""uno-bench: versioned evaluation suites, their results files, a leaderboard, and a sequential A/B test.
+
+    uno-bench run counter ppo:{preset} --out bench/          # every table and opponent of uno-bench-v1
+    uno-bench run greedy --suite uno-bench-smoke --out smoke/   # the tiny suite the tests use
+    uno-bench run mypackage.agents:MyAgent --trust --games-scale 0.1 --out bench/
+    uno-bench leaderboard bench/*.json --out bench/
+    uno-bench compare ppo:{preset} counter --table classic-2p --opponent counter
+    uno-bench suites
+
+A *suite* (`Suite`, a JSON file in `uno_env/arena/suites/`) fixes everything a result depends on: the tables (a
+preset, its options and a player count), the bank of deals (the engine's deal from each seed of a range, with a
+digest of the deals so that an engine that deals differently is caught), the seating (the candidate in one seat, an
+opponent in every other, each deal played once with the candidate in each seat: every rotation), the reference
+opponents with the deals each is played on, hands (`episode="round"`) and 500-point matches (`episode="match"`),
+the agents' seeds, and what is reported. A published suite never changes: its hash is pinned in `PUBLISHED`, and a
+suite file that no longer hashes to it is refused; a change is a new version (uno-bench-v2).
+
+`run_suite` plays one candidate through a suite with `play_games` (`uno_env.arena.tournament`), one *cell* (table,
+opponent, episode) at a time, or spread over processes (`workers`; the same results either way). A candidate is
+any name `make_agent` builds (`{preset}` in it stands for each table's preset: `ppo:{preset}` seats each table's
+shipped policy), or a user's class `module:Class`, imported only with `trust=True` (`--trust`: importing runs the
+module's code). A table the candidate refuses (a policy trained for other games) is reported as refused.
+
+The results file (`RESULTS_FORMAT`, version `RESULTS_VERSION`, documented in docs/benchmark.md) holds per cell the
+win rate of the candidate with its 95% interval by deal (`uno_env.arena.ratings.deal_interval`), its fair share,
+its mean points, and per deal its wins and its Bradley-Terry comparisons with the opponent, so that two results
+files compare deal by deal and a leaderboard refits the ratings with intervals by deal (`leaderboard`).
+`compare` runs the sequential test of `uno_env.arena.bench_stats` on paired deals of one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import html
+import importlib
+import inspect
+import json
+import math
+import multiprocessing
+import os
+import re
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from uno_env import GameBatch, __version__, cli, make_rules
+from uno_env.agents.registry import SEARCHES, TRAINED_PREFIXES, make_agent
+from uno_env.agents.trust import USER_ERRORS
+from uno_env.game import DEFAULT_MAX_STEPS, NO_ACTION
+from uno_env.records import write_atomic
+from uno_env.seats import is_agent
+from uno_env.validate import EPISODES
+
+from .bench_stats import SequentialResult, SequentialTest, control_variate, decide
+from .ratings import _game_pairs, _to_rating, bradley_terry, deal_interval
+from .tournament import play_games
+
+SUITES_DIR = Path(__file__).with_name("suites")
+SUITE_FORMAT, SUITE_FORMAT_VERSION = "uno-bench-suite", 1
+RESULTS_FORMAT, RESULTS_VERSION = "uno-bench-results", 1
+#: published suites: name -> sha256 of the suite's canonical JSON (`suite_hash`). Never edit a published suite:
+#: a change is a new version with its own name.
+PUBLISHED: dict[str, str] = {
+    "uno-bench-v1": "4805de374af00e6cb63e59e96a7736c339f47b30c198ae4b9528936507a0e0fe",
+}
+DEFAULT_SUITE = "uno-bench-v1"
+PLACEHOLDER = "{preset}"
+ROLES = ("candidate", "opponent")  # the names the two agents of a cell carry in its games
+COMPARE_OPPONENT = 2**20  # the opponent index that seeds `compare`'s agents (no suite has that many opponents)
+
+
+class SuiteError(ValueError):
+    """A suite file that is not a valid suite, or a published suite that was changed."""
+
+
+# ------------------------------------------------------------------------------------------------ suites
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of a suite: an id, a preset with rule options, and the player count."""
+
+    id: str
+    preset: str
+    players: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def rules(self):
+        return make_rules(self.preset, **dict(self.options))
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """A reference opponent (a registry name; `{preset}` is each table's preset), the tables it sits at (all when
+    empty) and the deals of each episode kind it is played on (the first deals of the bank)."""
+
+    name: str
+    tables: tuple[str, ...]
+    deals: tuple[tuple[str, int], ...]  # (episode, deals)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table, one opponent, one episode kind: the candidate in one seat, the opponent in the others, on the
+    deals first_seed .. first_seed + deals - 1, each under every rotation."""
+
+    table: Table
+    table_index: int
+    opponent: str  # as the suite names it
+    opponent_index: int
+    episode: str
+    first_seed: int
+    deals: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.table.id}/{self.opponent}/{self.episode}"
+
+
+@dataclass(frozen=True)
+class Suite:
+    """An evaluation suite (see the module docstring), as read from its JSON file by `load_suite`."""
+
+    name: str
+    description: str
+    tables: tuple[Table, ...]
+    opponents: tuple[Opponent, ...]
+    first_seeds: tuple[tuple[str, int], ...]  # (episode, the bank's first seed)
+    agent_seed: int
+    compare: dict = field(hash=False)
+    ratings: dict = field(hash=False)
+    digests: dict = field(hash=False)  # table id -> episode -> sha256 of the bank's deals
+    sha256: str = ""
+    document: dict = field(default_factory=dict, hash=False, repr=False)
+
+    def table(self, table_id: str) -> Table:
+        for table in self.tables:
+            if table.id == table_id:
+                return table
+        raise ValueError(f"{self.name} has no table {table_id!r}; its tables are {', '.join(self.table_ids)}")
+
+    @property
+    def table_ids(self) -> list[str]:
+        return [table.id for table in self.tables]
+
+    def bank_size(self, table_id: str, episode: str) -> int:
+        """The deals of the bank of `episode` at a table: the most any opponent is played on."""
+        return max((dict(o.deals).get(episode, 0) for o in self.opponents if not o.tables or table_id in o.tables),
+                   default=0)  # fmt: skip
+
+    def cells(self, games_scale: float = 1.0, tables: Sequence[str] | None = None) -> list[Cell]:
+        """Every cell of the suite (only `tables`, if given), each on its first ceil(deals * games_scale) deals
+        (at least 2, the fewest an interval by deal takes)."""
+        check_scale(games_scale)
+        wanted = self.table_ids if tables is None else [self.table(t).id for t in tables]
+        seeds = dict(self.first_seeds)
+        out = []
+        for t, table in enumerate(self.tables):
+            if table.id not in wanted:
+                continue
+            for o, opponent in enumerate(self.opponents):
+                if opponent.tables and table.id not in opponent.tables:
+                    continue
+                for episode, deals in opponent.deals:
+                    if deals:
+                        scaled = max(2, math.ceil(deals * games_scale - 1e-9))
+                        out.append(Cell(table, t, opponent.name, o, episode, seeds[episode], min(deals, scaled)))
+        return out
+
+
+def check_scale(games_scale: float) -> None:
+    if not (isinstance(games_scale, (int, float)) and 0 < games_scale <= 1):
+        raise ValueError(f"the games scale is a number in (0, 1], a share of the suite's deals; got {games_scale!r}")
+
+
+def suite_names() -> list[str]:
+    """The suites shipped in the package, by name."""
+    return sorted(path.stem for path in SUITES_DIR.glob("*.json"))
+
+
+def suite_hash(document: dict) -> str:
+    """sha256 of a suite's canonical JSON (sorted keys, no spaces): what `PUBLISHED` pins."""
+    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def load_suite(name_or_path: str | Path) -> Suite:
+    """A suite by its name (a file in the package's suites/) or from a JSON file; a published suite must hash to
+    its pinned value. A suite is data: nothing in it is run or imported."""
+    text = str(name_or_path)
+    path = SUITES_DIR / f"{text}.json" if text in suite_names() else Path(text)
+    if not path.is_file():
+        raise SuiteError(f"no suite {text!r}: give a suite's name ({', '.join(suite_names())}) or a suite JSON file")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SuiteError(f"{path} is not a suite JSON file ({error})") from None
+    return parse_suite(document, source=str(path))
+
+
+def parse_suite(document: Any, source: str = "the suite") -> Suite:
+    """A `Suite` from its JSON document, checked field by field (a SuiteError names what is wrong)."""
+
+    def need(condition: bool, what: str) -> None:
+        if not condition:
+            raise SuiteError(f"{source}: {what}")
+
+    need(isinstance(document, dict), "a suite is a JSON object")
+    keys = {"format", "format_version", "name", "description", "tables", "deal_bank", "seating", "rotations",
+            "opponents", "agent_seed", "report", "ratings", "compare", "deal_digests"}  # fmt: skip
+    need(set(document) == keys, f"a suite has exactly the keys {', '.join(sorted(keys))}")
+    need(document["format"] == SUITE_FORMAT and document["format_version"] == SUITE_FORMAT_VERSION,
+         f"format must be {SUITE_FORMAT!r} version {SUITE_FORMAT_VERSION}")  # fmt: skip
+    name = document["name"]
+    need(isinstance(name, str) and re.fullmatch(r"[a-z0-9][a-z0-9.-]*", name) is not None,
+         "name is lowercase letters, digits, dots and dashes")  # fmt: skip
+    sha = suite_hash(document)
+    if name in PUBLISHED and PUBLISHED[name] != sha:
+        raise SuiteError(f"{source} is not the published {name} (its hash is {sha[:12]}, the published one "
+                         f"{PUBLISHED[name][:12]}): a published suite never changes; give a changed one a new name")
+    tables = []
+    need(isinstance(document["tables"], list) and document["tables"], "tables is a non-empty list")
+    for entry in document["tables"]:
+        need(isinstance(entry, dict) and set(entry) == {"id", "preset", "players", "options"},
+             "each table has id, preset, players and options")  # fmt: skip
+        options = entry["options"]
+        need(isinstance(options, dict), f"table {entry['id']!r}: options is an object")
+        table = Table(str(entry["id"]), entry["preset"], entry["players"], tuple(sorted(options.items())))
+        try:
+            table.rules.check_players(table.players)
+        except (ValueError, TypeError) as error:
+            raise SuiteError(f"{source}: table {table.id!r}: {error}") from None
+        tables.append(table)
+    ids = [t.id for t in tables]
+    need(len(set(ids)) == len(ids), "table ids are distinct")
+    bank = document["deal_bank"]
+    need(isinstance(bank, dict) and set(bank) >= set(EPISODES), f"deal_bank names a first seed for {EPISODES}")
+    first_seeds = tuple((e, bank[e]) for e in EPISODES)
+    need(all(isinstance(s, int) and 0 <= s < 2**63 for _, s in first_seeds), "the first seeds are whole numbers >= 0")
+    opponents = []
+    need(isinstance(document["opponents"], list) and document["opponents"], "opponents is a non-empty list")
+    for entry in document["opponents"]:
+        need(isinstance(entry, dict) and set(entry) <= {"name", "tables", "deals"} and "name" in entry
+             and "deals" in entry, "each opponent has a name, deals per episode and optionally tables")  # fmt: skip
+        deals = entry["deals"]
+        need(isinstance(deals, dict) and set(deals) <= set(EPISODES)
+             and all(isinstance(d, int) and d >= 0 for d in deals.values()),
+             f"opponent {entry['name']!r}: deals maps round and match to whole numbers")  # fmt: skip
+        only = tuple(entry.get("tables", ()))
+        need(set(only) <= set(ids), f"opponent {entry['name']!r} names tables the suite lacks")
+        check_agent_name(entry["name"])
+        opponents.append(Opponent(entry["name"], only, tuple((e, deals.get(e, 0)) for e in EPISODES)))
+    need(isinstance(document["agent_seed"], int), "agent_seed is a whole number")
+    for key in ("report", "ratings", "compare", "deal_digests"):
+        need(isinstance(document[key], dict), f"{key} is an object")
+    compare = document["compare"]
+    try:
+        SequentialTest(**_test_settings(compare))  # checks them
+    except ValueError as error:
+        raise SuiteError(f"{source}: compare: {error}") from None
+    starts = compare.get("first_seeds")
+    need(isinstance(starts, dict) and set(starts) == set(EPISODES)
+         and all(isinstance(s, int) and 0 <= s < 2**63 for s in starts.values()),
+         "compare.first_seeds gives the first seed of the compare bank for round and match")  # fmt: skip
+    need(isinstance(compare.get("max_deals"), int) and compare["max_deals"] >= 2, "compare.max_deals is a whole number")
+    digests = document["deal_digests"]
+    need(set(digests) <= set(ids) and all(isinstance(v, dict) and set(v) <= set(EPISODES) for v in digests.values()),
+         "deal_digests maps table ids to a digest per episode")  # fmt: skip
+    return Suite(name, str(document["description"]), tuple(tables), tuple(opponents), first_seeds,
+                 document["agent_seed"], dict(document["compare"]), dict(document["ratings"]),
+                 dict(document["deal_digests"]), sha, document)  # fmt: skip
+
+
+def _test_settings(compare: dict) -> dict:
+    return {k: compare[k] for k in ("alpha", "beta", "delta", "min_deals", "block") if k in compare}
+
+
+# ------------------------------------------------------------------------------------------------ deal bank
+
+
+def deal_digest(table: Table, episode: str, first_seed: int, deals: int) -> str:
+    """sha256 of the first `deals` deals of the bank at `table`: each seat's hand, the draw pile in order, the
+    discard pile, the forehead cards, the dealer, the first seat, direction and colour, as the engine deals them
+    from seeds first_seed, first_seed + 1, ... An engine that deals differently gives another digest."""
+    digest = hashlib.sha256()
+    if deals <= 0:
+        return digest.hexdigest()
+    batch = GameBatch(table.rules, table.players, deals, episode=episode)
+    batch.reset(np.arange(first_seed, first_seed + deals, dtype=np.uint64))
+    s, n = batch.state_array, table.players
+    for g in range(deals):
+        st = s[g]
+        for part in (st["hand"][:n], st["draw_pile"][: st["draw_len"]], st["discard"][: st["discard_len"]],
+                     st["fh_card"][: st["fh_len"]], st["fh_seat"][: st["fh_len"]],
+                     np.array([st["dealer"], st["seat"], st["direction"], st["color"], st["phase"]], np.int64)):
+            digest.update(np.ascontiguousarray(part).tobytes())
+    return digest.hexdigest()
+
+
+def suite_digests(suite: Suite) -> dict[str, dict[str, str]]:
+    """The digest of every table's banks (`deal_digest`), as the suite's `deal_digests` records them."""
+    seeds = dict(suite.first_seeds)
+    return {table.id: {e: deal_digest(table, e, seeds[e], suite.bank_size(table.id, e)) for e in EPISODES
+                       if suite.bank_size(table.id, e)} for table in suite.tables}  # fmt: skip
+
+
+def check_digests(suite: Suite, tables: Sequence[str] | None = None) -> None:
+    """Refuse to run a suite whose deals the engine no longer deals (results would not be comparable)."""
+    seeds = dict(suite.first_seeds)
+    for table in suite.tables:
+        if tables is not None and table.id not in tables:
+            continue
+        for episode, expected in suite.digests.get(table.id, {}).items():
+            found = deal_digest(table, episode, seeds[episode], suite.bank_size(table.id, episode))
+            if found != expected:
+                raise SuiteError(f"the engine no longer deals {suite.name}'s {episode} bank at {table.id} as it did "
+                                 "when the suite was published: results would not compare; a new engine needs a "
+                                 "new suite version")  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ agents
+
+_USER_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_user_class(name: str) -> bool:
+    """`module:Class` where `module` is no registry prefix: a user's agent class (imported only with trust)."""
+    prefix = name.partition(":")[0]
+    return bool(_USER_CLASS.fullmatch(name)) and prefix not in TRAINED_PREFIXES and prefix not in SEARCHES
+
+
+def check_agent_name(name: Any) -> None:
+    """A candidate or opponent name: `{preset}` is the only placeholder it may hold."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"an agent is named by a non-empty string, got {name!r}")
+    if re.search(r"[{}]", name.replace(PLACEHOLDER, "")):
+        raise ValueError(f"{name!r}: the only placeholder an agent's name may hold is {PLACEHOLDER}")
+
+
+def build_agent(name: str, table: Table, seed: int, trust: bool = False) -> Any:
+    """The agent `name` for a table (`{preset}` filled in), seeded: a registry agent, or with `trust` a user's
+    class `module:Class` (its module is imported, which runs its code; the class is made with `seed=` when it
+    takes one)."""
+    check_agent_name(name)
+    resolved = name.replace(PLACEHOLDER, table.preset)
+    if not is_user_class(resolved):
+        return make_agent(resolved, seed=seed, trust=trust)
+    if not trust:
+        raise ValueError(f"{name!r} names a class of your own (module:Class): importing it runs its module's code, "
+                         "so it loads only with --trust (trust=True)")  # fmt: skip
+    module_name, _, class_name = resolved.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` would find it
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot load the agent class {resolved!r}: {error}") from None
+    if not inspect.isclass(cls):
+        raise ValueError(f"{resolved!r} is not an agent class (module:Class names a class)")
+    takes_seed = "seed" in inspect.signature(cls).parameters
+    agent = cls(seed=seed) if takes_seed else cls()
+    if not is_agent(agent):
+        raise ValueError(f"{resolved!r} is not an agent: it needs an `observation` level and an `act` method "
+                         "(uno_env.seats.Agent)")  # fmt: skip
+    return agent
+
+
+def agent_seed(base: int, cell: Cell, role: int) -> int:
+    """The seed of a cell's candidate (role 0) or opponent (role 1): from the suite's agent seed and the cell,
+    never the candidate's name, so every candidate meets the same opponent seeds."""
+    episode = EPISODES.index(cell.episode)
+    words = [base % 2**64, cell.table_index, cell.opponent_index, episode, role]
+    return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+# ------------------------------------------------------------------------------------------------ playing
+
+
+@dataclass(frozen=True)
+class CellJob:
+    """What a worker needs to play a cell (picklable)."""
+
+    candidate: str
+    trust: bool
+    cell: Cell
+    candidate_seed: int
+    opponent_seed: int
+    batch_size: int = 1024
+    luck: bool = False  # also trace the games and report the draw-luck control variate (`draw_luck`)
+
+
+def play_cell(job: CellJob) -> dict:
+    """Play one cell; its report (`cell_report`), or a refusal when the candidate or opponent cannot sit at the
+    table."""
+    cell = job.cell
+    start = time.perf_counter()
+    try:
+        agents = {
+            "candidate": build_agent(job.candidate, cell.table, job.candidate_seed, job.trust),
+            "opponent": build_agent(cell.opponent, cell.table, job.opponent_seed, False),
+        }
+        lineup = ["candidate"] + ["opponent"] * (cell.table.players - 1)
+        games = cell.deals * cell.table.players
+        traces = {game: [] for game in range(games)} if job.luck else None
+        records = play_games(agents, lineup, cell.table.rules, games=games, seed=cell.first_seed,
+                             batch_size=job.batch_size, episode=cell.episode, trace=traces)  # fmt: skip
+    except USER_ERRORS as error:
+        return {**_cell_head(cell), "status": "refused", "error": " ".join(str(error).split())}
+    report = {**_cell_head(cell), **cell_report(records, cell.table.players)}
+    if job.luck:
+        report["draw_luck"] = luck_report(cell, records, [traces[game] for game in range(games)])
+    return {**report, "seconds": time.perf_counter() - start}
+
+
+def luck_report(cell: Cell, records, traces) -> dict:
+    """The draw-luck control variate of a cell (`draw_luck`, `control_variate`): the candidate's win rate
+    adjusted, with its interval by deal, beside the plain one; the covariates per deal (the candidate's luck,
+    then the other seats', feature by feature, summed over the deal's games); the cards left out."""
+    seats = [r.lineup.index("candidate") for r in records]
+    luck, unattributed = draw_luck(cell.table, cell.episode, [r.seed for r in records], traces, seats)
+    seeds = sorted({r.seed for r in records})
+    row = {seed: i for i, seed in enumerate(seeds)}
+    per_deal = np.zeros((len(seeds), luck.shape[1] * luck.shape[2]))
+    wins = np.zeros(len(seeds))
+    for r, game_luck in zip(records, luck, strict=True):
+        per_deal[row[r.seed]] += game_luck.ravel()
+        if r.lineup.index("candidate") in r.winners:
+            wins[row[r.seed]] += 1 / len(r.winners)
+    estimate = control_variate(wins / cell.table.players, per_deal)
+    return {**estimate, "features": [f"{side} {f}" for side in ROLES for f in LUCK_FEATURES],
+            "unattributed_cards": unattributed, "per_deal": per_deal.tolist()}  # fmt: skip
+
+
+def _cell_head(cell: Cell) -> dict:
+    return {"table": cell.table.id, "opponent": cell.opponent, "episode": cell.episode,
+            "first_seed": cell.first_seed, "deals": cell.deals}  # fmt: skip
+
+
+def cell_report(records, players: int) -> dict:
+    """What a cell reports: games, the candidate's win rate (ties shared) with its 95% interval by deal, fair
+    share, mean points, games without a winner, mean decisions per game; per deal (in seed order) its wins, its
+    points and its Bradley-Terry comparisons with the opponent [candidate over opponent, opponent over it]."""
+    seeds = sorted({r.seed for r in records})
+    row = {seed: i for i, seed in enumerate(seeds)}
+    wins, points = np.zeros(len(seeds)), np.zeros(len(seeds))
+    comparisons = np.zeros((len(seeds), 2))
+    index = {name: i for i, name in enumerate(ROLES)}
+    undecided = length = 0
+    for r in records:
+        d = row[r.seed]
+        seat = r.lineup.index("candidate")
+        points[d] += r.points[seat]
+        if seat in r.winners:
+            wins[d] += 1 / len(r.winners)
+        undecided += not r.winners
+        length += r.length
+        for (a, _), w in _game_pairs(r.lineup, r.winners, index).items():
+            comparisons[d, 0 if a == 0 else 1] += w
+    _, low, high = deal_interval(records, ["candidate"])
+    games = len(records)
+    return {
+        "status": "played", "games": games, "win_rate": float(wins.sum() / games), "low": float(low[0]),
+        "high": float(high[0]), "fair_share": 1 / players, "mean_points": float(points.sum() / games),
+        "undecided": int(undecided), "mean_length": length / games,
+        "per_deal": {"seeds": seeds, "wins": wins.tolist(), "points": points.tolist(),
+                     "comparisons": comparisons.tolist()},
+    }  # fmt: skip
+
+
+def _worker_setup() -> None:
+    """One core per worker process: numba and torch single-threaded."""
+    import numba
+
+    numba.set_num_threads(1)
+    try:
+        import torch
+    except ImportError:  # a plain install: no policies to run
+        return
+    torch.set_num_threads(1)
+
+
+def run_suite(
+    candidate: str,
+    suite: Suite | str = DEFAULT_SUITE,
+    *,
+    games_scale: float = 1.0,
+    tables: Sequence[str] | None = None,
+    trust: bool = False,
+    workers: int = 1,
+    batch_size: int = 1024,
+    draw_luck: bool = False,
+    progress: bool = False,
+) -> dict:
+    """Play `candidate` through every cell of `suite` (only `tables`, if given; each cell on its first
+    ceil(deals * games_scale) deals) and return the results document (`RESULTS_FORMAT`). The candidate is built
+    once first, so a bad name fails before any game. `workers` > 1 plays the cells in that many processes.
+    `draw_luck` adds to every cell the win rate adjusted by the draw-luck control variate (`luck_report`), beside
+    the plain one, which it leaves as it is."""
+    suite = load_suite(suite) if isinstance(suite, str) else suite
+    check_scale(games_scale)
+    check_agent_name(candidate)
+    if workers < 1:
+        raise ValueError(f"workers is a whole number >= 1, got {workers!r}")
+    cells = suite.cells(games_scale, tables)
+    check_digests(suite, [c.table.id for c in cells])
+    build_agent(candidate, cells[0].table, 0, trust)  # a bad name or file fails here, before any game
+    jobs = [CellJob(candidate, trust, c, agent_seed(suite.agent_seed, c, 0), agent_seed(suite.agent_seed, c, 1),
+                    batch_size, draw_luck) for c in cells]  # fmt: skip
+    from tqdm import tqdm
+
+    start = time.perf_counter()
+    bar = tqdm(total=len(jobs), unit="cell", disable=not progress, leave=False, desc=candidate)
+    if workers == 1:
+        reports = []
+        for job in jobs:
+            reports.append(play_cell(job))
+            bar.update()
+    else:
+        # spawned, not forked: a fork of a process whose numba or torch threads have run can hang
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_worker_setup) as pool:  # fmt: skip
+            futures = [pool.submit(play_cell, job) for job in jobs]
+            for future in futures:
+                future.add_done_callback(lambda _: bar.update())
+            reports = [future.result() for future in futures]
+    bar.close()
+    return {
+        "format": RESULTS_FORMAT, "format_version": RESULTS_VERSION,
+        "suite": {"name": suite.name, "sha256": suite.sha256}, "agent": candidate,
+        "games_scale": games_scale, "tables": [c for c in suite.table_ids if tables is None or c in tables],
+        "uno_env_version": __version__, "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "seconds": time.perf_counter() - start, "workers": workers, "draw_luck": draw_luck, "cells": reports,
+    }  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ draw luck
+
+#: what a drawn card is worth, feature by feature (`draw_luck`): a wild card, a coloured action card, a card that
+#: matches the active colour or the top card's rank when it is drawn (or is wild)
+LUCK_FEATURES = ("wild", "action", "playable")
+
+
+def _card_features(kinds: np.ndarray, color: int, top: int) -> np.ndarray:
+    """(cards, features) of the card kinds `kinds` drawn onto a discard pile topped by `top` in colour `color`.
+    Any function of the card and of what was known before it was drawn would do: only how well it predicts the
+    outcome changes, never the mean of the luck (zero)."""
+    colored = kinds < 52
+    rank = kinds % 13
+    playable = ~colored | (colored & ((kinds // 13 == color) | ((top < 52) & (rank == top % 13))))
+    return np.stack([~colored, colored & (rank >= 10), playable], axis=1).astype(float)
+
+
+def draw_luck(table: Table, episode: str, seeds: Sequence[int], traces: Sequence[Sequence[int]],
+              seats: Sequence[int], max_steps: int = DEFAULT_MAX_STEPS) -> tuple[np.ndarray, int]:  # fmt: skip
+    """The draw luck of each game, replayed from its seed and actions: for every card a seat takes from the draw
+    pile, each feature (`LUCK_FEATURES`) of the card less its mean over the pile the card came from, summed for
+    the seat `seats[g]` (the candidate's) and for the other seats. Given everything but the order of the pile
+    (which no seat sees) the top card is any of the pile's cards alike, so each term has mean zero whatever the
+    agents do: a control variate (`uno_env.arena.bench_stats.control_variate`). Returns ((games, 2, features),
+    the cards it could not attribute: drawn in a step that also reshuffled, or not to exactly one hand; in a
+    match, the new deal of each round is no draw)."""
+    games = len(seeds)
+    luck = np.zeros((games, 2, len(LUCK_FEATURES)))
+    if games == 0:
+        return luck, 0
+    n = table.players
+    batch = GameBatch(table.rules, n, games, episode=episode, max_steps=max_steps)
+    batch.reset(np.asarray(seeds, dtype=np.uint64))
+    s = batch.state_array
+    lengths = np.array([len(t) for t in traces])
+    padded = np.full((games, int(lengths.max(initial=0))), NO_ACTION, np.int64)
+    for g, trace in enumerate(traces):
+        padded[g, : len(trace)] = trace
+    unattributed = 0
+    for step in range(padded.shape[1]):
+        hands, piles, lengths_before = s["hand"][:, :n].astype(np.int64), s["draw_pile"].copy(), s["draw_len"].copy()
+        rounds, colors = s["rounds"].copy(), s["color"].copy()
+        tops = s["discard"][np.arange(games), np.maximum(s["discard_len"] - 1, 0)].astype(np.int64)
+        batch.step(padded[:, step])
+        lengths_after = s["draw_len"]
+        for g in np.flatnonzero((lengths_after != lengths_before) & (s["rounds"] == rounds)).tolist():
+            before, after = int(lengths_before[g]), int(lengths_after[g])
+            gained = np.clip(s["hand"][g, :n].astype(np.int64) - hands[g], 0, None).sum(axis=1)
+            taken = before - after
+            if after > before or not np.array_equal(piles[g, :after], s["draw_pile"][g, :after]) or (
+                    np.count_nonzero(gained) != 1 or gained.sum() != taken):  # fmt: skip
+                unattributed += max(taken, 0)
+                continue
+            pile = _card_features(piles[g, :before].astype(np.int64), int(colors[g]), int(tops[g]))
+            drawn = pile[after:before]
+            side = 0 if int(np.argmax(gained)) == seats[g] else 1
+            luck[g, side] += drawn.sum(axis=0) - taken * pile.mean(axis=0)
+    if not np.all(s["done"][:games] | s["truncated"][:games]):
+        raise RuntimeError("a replayed game did not end: its actions are not the game's")
+    return luck, unattributed
+
+
+# ------------------------------------------------------------------------------------------------ results files
+
+_CELL_KEYS = {"table", "opponent", "episode", "first_seed", "deals", "status"}
+
+
+def results_path(folder: str | Path, agent: str) -> Path:
+    """Where `uno-bench run` writes an agent's results in `folder`."""
+    return Path(folder) / (re.sub(r"[^A-Za-z0-9_.+-]+", "_", agent).strip("_") + ".json")
+
+
+def write_results(path: str | Path, results: dict) -> Path:
+    """Write a results document as strict JSON, whole or not at all."""
+    return write_atomic(path, json.dumps(results, indent=1, allow_nan=False) + "\n")
+
+
+def read_results(path: str | Path) -> dict:
+    """A results document from a file `write_results` wrote, checked (a ValueError names what is wrong)."""
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} is not a uno-bench results file ({error})") from None
+    if not isinstance(document, dict) or document.get("format") != RESULTS_FORMAT:
+        raise ValueError(f"{path} is not a uno-bench results file (format {RESULTS_FORMAT!r})")
+    if document.get("format_version") != RESULTS_VERSION:
+        raise ValueError(f"{path} is results format version {document.get('format_version')!r}; this uno-bench "
+                         f"reads version {RESULTS_VERSION}")  # fmt: skip
+    cells = document.get("cells")
+    if not isinstance(document.get("agent"), str) or not isinstance(document.get("suite"), dict) or not isinstance(
+            cells, list) or not all(isinstance(c, dict) and _CELL_KEYS <= set(c) for c in cells):  # fmt: skip
+        raise ValueError(f"{path} is a damaged uno-bench results file (agent, suite and cells are required)")
+    return document
+
+
+# ------------------------------------------------------------------------------------------------ leaderboard
+
+
+@dataclass
+class Leaderboard:
+    """Ratings and the cells' results of several candidates on one suite (`leaderboard`)."""
+
+    suite: Suite
+    agents: list[str]  # the candidates, best first by their hand rating
+    ratings: dict[str, dict[str, tuple[float, float, float]]]  # episode -> name -> (rating, low, high)
+    cells: dict[str, dict[str, dict]]  # candidate -> cell key -> cell report
+    runs: dict[str, dict]  # candidate -> its document's settings (scale, seconds, version)
+
+    def blocks(self) -> list[tuple]:
+        """The page as blocks: ("h1"|"h2"|"p", text) and ("table", header, rows), for `markdown` and `html`."""
+        suite = self.suite
+        out: list[tuple] = [("h1", f"{suite.name} leaderboard")]
+        out.append(("p", f"{suite.description} Suite sha256 {suite.sha256[:16]}…; ratings are Bradley-Terry "
+                         "(mean 1000, +120 is 2:1 odds) with 95% intervals by deal; win rates are the candidate's "
+                         "share of the games, ties shared, with 95% intervals by deal."))  # fmt: skip
+        header = ["rank", "agent", "rating, hands [95%]", "rating, matches [95%]", "hands vs counter / fair",
+                  "games", "scale", "minutes"]  # fmt: skip
+        rows = []
+        for rank, name in enumerate(self.agents, 1):
+            run = self.runs[name]
+            games = sum(c.get("games", 0) for c in self.cells[name].values())
+            rows.append([str(rank), name, _rating_text(self.ratings.get("round", {}).get(name)),
+                         _rating_text(self.ratings.get("match", {}).get(name)), self._against(name, "counter"),
+                         f"{games:,}", f"{run['games_scale']:g}", f"{run['seconds'] / 60:.1f}"])  # fmt: skip
+        out.append(("table", header, rows))
+        out.append(("p", "Hands vs counter / fair: the candidate's win rate against counter in the other seats over "
+                         "its fair share, averaged over the tables it played (1.00 is as good as counter)."))
+        references = [n for e in self.ratings.values() for n in e if n not in self.agents]
+        if references:
+            shown = [f"{n} {_rating_text(self.ratings.get('round', {}).get(n))}" for n in dict.fromkeys(references)]
+            out.append(("p", "Reference opponents not run as candidates (hand ratings): " + "; ".join(shown) + "."))
+        for table in suite.tables:
+            for episode, title in (("round", "hands"), ("match", "500-point matches")):
+                opponents = [o.name for o in suite.opponents if (not o.tables or table.id in o.tables)
+                             and dict(o.deals).get(episode)]  # fmt: skip
+                keys = [f"{table.id}/{o}/{episode}" for o in opponents]
+                if not any(k in self.cells[a] for a in self.agents for k in keys):
+                    continue
+                options = ", ".join(f"{k}={v}" for k, v in table.options)
+                out.append(("h2", f"{table.id}: {table.preset}{f' ({options})' if options else ''}, "
+                                  f"{table.players} players, {title}"))  # fmt: skip
+                others = "the other seat" if table.players == 2 else f"the other {table.players - 1} seats"
+                out.append(("p", f"The candidate's win rate [95% by deal] against the opponent in {others}; fair "
+                                 f"share {1 / table.players:.1%}."))  # fmt: skip
+                rows = [[name] + [_cell_text(self.cells[name].get(k)) for k in keys] for name in self.agents]
+                out.append(("table", ["agent"] + [f"vs {o}" for o in opponents], rows))
+        return out
+
+    def _against(self, name: str, opponent: str) -> str:
+        """The mean over tables of `name`'s hand win rate against `opponent` over its fair share."""
+        ratios = [c["win_rate"] / c["fair_share"] for c in self.cells[name].values()
+                  if c["opponent"] == opponent and c["episode"] == "round" and c["status"] == "played"]  # fmt: skip
+        return f"{np.mean(ratios):.2f}" if ratios else "–"
+
+    def markdown(self) -> str:
+        lines = []
+        for block in self.blocks():
+            if block[0] == "table":
+                _, header, rows = block
+                lines += ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "---|" * len(header)]
+                lines += ["| " + " | ".join(_md(c) for c in row) + " |" for row in rows]
+                lines.append("")
+            else:
+                lines += [("# " if block[0] == "h1" else "## " if block[0] == "h2" else "") + block[1], ""]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        body = []
+        for block in self.blocks():
+            if block[0] == "table":
+                _, header, rows = block
+                head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+                cells = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+            else:
+                body.append(f"<{block[0]}>{html.escape(block[1])}</{block[0]}>")
+        style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}table{border-collapse:"
+                 "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
+                 "td:first-child,th:first-child{text-align:left}")  # fmt: skip
+        title = html.escape(f"{self.suite.name} leaderboard")
+        return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
+                f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")  # fmt: skip
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _rating_text(value) -> str:
+    return "–" if value is None else f"{value[0]:.0f} [{value[1]:.0f}, {value[2]:.0f}]"
+
+
+def _cell_text(cell: dict | None) -> str:
+    if cell is None:
+        return "–"
+    if cell["status"] != "played":
+        return "refused"
+    return f"{cell['win_rate']:.1%} [{cell['low'] * 100:.1f}, {cell['high'] * 100:.1f}]"
+
+
+def leaderboard(documents: Sequence[dict], suite: Suite | None = None, *, bootstrap: int | None = None,
+                seed: int = 0) -> Leaderboard:  # fmt: skip
+    """The leaderboard of results documents of one suite (one per candidate; a later one of the same candidate
+    replaces an earlier one): per episode kind, Bradley-Terry ratings fitted to every cell's comparisons between
+    candidate and opponent (the same name is the same agent, as candidate or opponent), with percentile
+    bootstrap intervals that resample each cell's deals (the deal is the unit); and every cell's win rate."""
+    if not documents:
+        raise ValueError("a leaderboard needs at least one results file")
+    names = {(d["suite"]["name"], d["suite"]["sha256"]) for d in documents}
+    if len(names) != 1:
+        raise ValueError("the results are of different suites (or suite versions): "
+                         + ", ".join(sorted(n for n, _ in names)))  # fmt: skip
+    name, sha = names.pop()
+    suite = suite or load_suite(name)
+    if suite.sha256 != sha:
+        raise ValueError(f"the results were made with another {name} than this one (hash {sha[:12]})")
+    by_agent = {d["agent"]: d for d in documents}
+    cells = {a: {f"{c['table']}/{c['opponent']}/{c['episode']}": c for c in d["cells"]} for a, d in by_agent.items()}
+    bootstrap = int(suite.ratings.get("bootstrap", 200)) if bootstrap is None else bootstrap
+    prior = float(suite.ratings.get("prior", 1.0))
+    ratings = {}
+    for episode in EPISODES:
+        ratings[episode] = _fit(by_agent, episode, prior, bootstrap, seed)
+    order = sorted(by_agent, key=lambda a: -ratings["round"].get(a, (-math.inf,))[0])
+    runs = {a: {k: d.get(k) for k in ("games_scale", "seconds", "uno_env_version", "created", "workers")}
+            for a, d in by_agent.items()}  # fmt: skip
+    return Leaderboard(suite, order, ratings, cells, runs)
+
+
+def _fit(by_agent: dict, episode: str, prior: float, bootstrap: int, seed: int) -> dict:
+    """name -> (rating, low, high) from the comparisons of every played cell of `episode`."""
+    played = [(agent, c) for agent, d in by_agent.items() for c in d["cells"]
+              if c["episode"] == episode and c["status"] == "played" and c["opponent"] != agent]  # fmt: skip
+    if not played:
+        return {}
+    names = list(dict.fromkeys([a for a, _ in played] + [c["opponent"] for _, c in played]))
+    index = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    rng = np.random.default_rng(seed)
+    wins = np.zeros((1 + bootstrap, k, k))
+    for agent, cell in played:
+        per_deal = np.asarray(cell["per_deal"]["comparisons"], float).reshape(-1, 2)
+        a, o = index[agent], index[cell["opponent"]]
+        total = per_deal.sum(axis=0)
+        wins[0, a, o] += total[0]
+        wins[0, o, a] += total[1]
+        if bootstrap:
+            picks = rng.integers(0, len(per_deal), (bootstrap, len(per_deal)))
+            drawn = per_deal[picks].sum(axis=1)  # (B, 2)
+            wins[1:, a, o] += drawn[:, 0]
+            wins[1:, o, a] += drawn[:, 1]
+    fitted = _to_rating(bradley_terry(wins, prior))
+    point = fitted[0]
+    if bootstrap:
+        low, high = np.percentile(fitted[1:], [2.5, 97.5], axis=0)
+    else:
+        low = high = point
+    return {n: (float(point[i]), float(low[i]), float(high[i])) for n, i in index.items()}
+
+
+def write_leaderboard(folder: str | Path, board: Leaderboard) -> tuple[Path, Path]:
+    """leaderboard.md and leaderboard.html in `folder`."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    return (write_atomic(folder / "leaderboard.md", board.markdown()),
+            write_atomic(folder / "leaderboard.html", board.html()))  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ compare
+
+
+def compare(
+    first: str,
+    second: str,
+    suite: Suite | str = DEFAULT_SUITE,
+    *,
+    table: str | None = None,
+    opponent: str = "counter",
+    episode: str = "round",
+    test: SequentialTest | None = None,
+    max_deals: int | None = None,
+    trust: bool = False,
+    batch_size: int = 1024,
+    progress=None,
+) -> SequentialResult:
+    """Is `first` better than `second`? Both play the same deals of the suite's compare bank at `table` (the
+    suite's first table by default), each deal once with the agent in every seat against `opponent` in the
+    others, block by block, until the sequential test (`uno_env.arena.bench_stats`; the suite's settings unless
+    `test` is given) ends or `max_deals` are spent. `progress(result)` is called after each block."""
+    suite = load_suite(suite) if isinstance(suite, str) else suite
+    if episode not in EPISODES:
+        raise ValueError(f"episode is one of {', '.join(EPISODES)}, got {episode!r}")
+    test = test or SequentialTest(**_test_settings(suite.compare))
+    max_deals = int(suite.compare.get("max_deals", 20_000)) if max_deals is None else max_deals
+    if max_deals < test.min_deals:
+        raise ValueError(f"max_deals must be at least the test's min_deals ({test.min_deals}), got {max_deals}")
+    where = suite.table(table) if table is not None else suite.tables[0]
+    first_seed = int(suite.compare["first_seeds"][episode])
+    cell = Cell(where, suite.tables.index(where), opponent, COMPARE_OPPONENT, episode, first_seed, max_deals)
+    agents = {}
+    for role, name in enumerate((first, second)):
+        agents[role] = {"candidate": build_agent(name, where, agent_seed(suite.agent_seed, cell, role), trust),
+                        "opponent": build_agent(opponent, where, agent_seed(suite.agent_seed, cell, 2), False)}
+    lineup = ["candidate"] + ["opponent"] * (where.players - 1)
+    differences: list[float] = []
+    result = decide([], test)
+    while len(differences) < max_deals:
+        size = min(test.block if differences else max(test.min_deals, test.block), max_deals - len(differences))
+        seed = first_seed + len(differences)
+        wins = []
+        for role in (0, 1):
+            records = play_games(agents[role], lineup, where.rules, games=size * where.players, seed=seed,
+                                 batch_size=batch_size, episode=episode)  # fmt: skip
+            wins.append(np.asarray(cell_report(records, where.players)["per_deal"]["wins"]))
+        differences.extend(((wins[0] - wins[1]) / where.players).tolist())
+        result = decide(differences, test, final=len(differences) >= max_deals)
+        if progress is not None:
+            progress(result)
+        if result.decision != "undecided":
+            break
+    return result
+
+
+# ------------------------------------------------------------------------------------------------ the command
+
+
+def build_parser() -> cli.ArgumentParser:
+    parser = cli.ArgumentParser(prog="uno-bench", description="Versioned evaluation suites of UNO agents: run a "
+                                "suite, make its leaderboard, or test whether one agent is better than another.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=cli.ArgumentParser)
+    run = commands.add_parser("run", help="play agents through a suite; write their results and the leaderboard")
+    run.add_argument("agents", nargs="+", metavar="AGENT",
+                     help="registry names (counter, ppo:{preset}: each table's shipped policy, ismcts:100, ...) or "
+                          "your own class as module:Class (with --trust)")  # fmt: skip
+    _suite_flag(run)
+    run.add_argument("--games-scale", type=_scale, default=1.0, metavar="X",
+                     help="play this share of each cell's deals, its first ones (default: 1, the whole suite)")
+    run.add_argument("--tables", nargs="+", metavar="ID", help="only these tables (default: all)")
+    cli.add_out(run, "bench-results", help="folder for AGENT.json results, leaderboard.md and leaderboard.html")
+    run.add_argument("--workers", type=cli.positive_int, default=1, metavar="INT",
+                     help="processes playing cells at once, one core each (default: 1)")  # fmt: skip
+    run.add_argument("--draw-luck", action="store_true",
+                     help="also report each cell's win rate adjusted by the draw-luck control variate (replays every "
+                          "game: slower; see docs/benchmark.md)")  # fmt: skip
+    run.add_argument("--trust", action="store_true",
+                     help="allow module:Class agents (importing runs the module's code) and sb3:/rllib: files")
+    run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                     help="a progress bar (default: %(default)s)")  # fmt: skip
+    board = commands.add_parser("leaderboard", help="the leaderboard of results files (markdown and HTML)")
+    board.add_argument("results", nargs="+", type=Path, metavar="FILE", help="results files of one suite")
+    cli.add_out(board, "bench-results", help="folder for leaderboard.md and leaderboard.html")
+    comp = commands.add_parser("compare", help="a sequential test: is agent A better than agent B?")
+    comp.add_argument("first", metavar="A")
+    comp.add_argument("second", metavar="B")
+    _suite_flag(comp)
+    comp.add_argument("--table", metavar="ID", help="the suite's table to play at (default: its first)")
+    comp.add_argument("--opponent", default="counter", help="the agent in the other seats (default: counter)")
+    cli.add_episode(comp)
+    comp.add_argument("--alpha", type=cli.positive_float, metavar="P",
+                      help="chance of declaring a difference between equal agents, both ways (default: the suite's)")
+    comp.add_argument("--beta", type=cli.positive_float, metavar="P",
+                      help="chance of missing a difference of delta (default: the suite's)")
+    comp.add_argument("--delta", type=cli.positive_float, metavar="D",
+                      help="the smallest difference of win rates that matters (default: the suite's)")
+    comp.add_argument("--block", type=cli.positive_int, metavar="DEALS", help="deals per look (default: the suite's)")
+    comp.add_argument("--max-deals", type=cli.positive_int, metavar="DEALS",
+                      help="stop undecided after this many deals (default: the suite's)")
+    comp.add_argument("--trust", action="store_true", help="allow module:Class agents and sb3:/rllib: files")
+    comp.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    commands.add_parser("suites", help="list the suites shipped with uno-env")
+    parser.epilog = "commands:\n" + "\n".join(
+        "  " + sub.format_usage().strip().removeprefix("usage: ") for sub in commands.choices.values())
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    return parser
+
+
+def _suite_flag(parser) -> None:
+    parser.add_argument("--suite", default=DEFAULT_SUITE, metavar="NAME|FILE",
+                        help=f"a suite's name or a suite JSON file (default: {DEFAULT_SUITE})")  # fmt: skip
+
+
+def _scale(text: str) -> float:
+    value = cli.positive_float(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"must be a number in (0, 1], a share of the suite's deals, got {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "suites":
+            for name in suite_names():
+                suite = load_suite(name)
+                cells = suite.cells()
+                games = sum(c.deals * c.table.players for c in cells)
+                state = "published" if name in PUBLISHED else "not published"
+                print(f"{name} ({state}, sha256 {suite.sha256[:16]}): {len(suite.tables)} tables, "
+                      f"{len(suite.opponents)} opponents, {len(cells)} cells, {games:,} games per candidate")
+            return 0
+        if args.command == "leaderboard":
+            board = leaderboard([read_results(path) for path in args.results])
+            paths = write_leaderboard(args.out, board)
+            print(board.markdown().split("\n## ")[0])
+            print(f"leaderboard in {paths[0].resolve()} and {paths[1].name}")
+            return 0
+        if args.command == "run":
+            return _run(args, parser)
+        return _compare(args)
+    except (SuiteError, *USER_ERRORS) as error:
+        parser.error(str(error) or type(error).__name__)
+
+
+def _run(args, parser) -> int:
+    suite = load_suite(args.suite)
+    if args.tables:
+        for table in args.tables:
+            suite.table(table)
+    for agent in args.agents:
+        if is_user_class(agent) and not args.trust:
+            parser.error(f"{agent!r} names a class of your own (module:Class): importing it runs its module's code, "
+                         "so it loads only with --trust")  # fmt: skip
+    args.out.mkdir(parents=True, exist_ok=True)
+    for agent in args.agents:
+        results = run_suite(agent, suite, games_scale=args.games_scale, tables=args.tables, trust=args.trust,
+                            workers=args.workers, draw_luck=args.draw_luck, progress=args.progress)  # fmt: skip
+        path = write_results(results_path(args.out, agent), results)
+        refused = sum(c["status"] != "played" for c in results["cells"])
+        print(f"{agent}: {len(results['cells'])} cells ({refused} refused) in {results['seconds']:.0f} s -> {path}")
+    documents = []
+    for path in sorted(args.out.glob("*.json")):
+        try:
+            document = read_results(path)
+        except ValueError:
+            continue
+        if document["suite"]["sha256"] == suite.sha256:
+            documents.append(document)
+    board = leaderboard(documents, suite)
+    paths = write_leaderboard(args.out, board)
+    print(board.markdown().split("\n## ")[0])
+    print(f"leaderboard of {len(documents)} agents in {paths[0].resolve()} and {paths[1].name}")
+    return 0
+
+
+def _compare(args) -> int:
+    suite = load_suite(args.suite)
+    settings = _test_settings(suite.compare)
+    for key in ("alpha", "beta", "delta", "block"):
+        if getattr(args, key) is not None:
+            settings[key] = getattr(args, key)
+    test = SequentialTest(**settings)
+
+    def report(result: SequentialResult) -> None:
+        print(f"  {result.deals:>6} deals: A - B = {result.mean:+.2%} [{result.low:+.2%}, {result.high:+.2%}], "
+              f"LLR up {result.llr_up:+.2f} down {result.llr_down:+.2f} (bounds {result.lower_bound:.2f}, "
+              f"{result.upper_bound:.2f})", flush=True)  # fmt: skip
+
+    start = time.perf_counter()
+    result = compare(args.first, args.second, suite, table=args.table, opponent=args.opponent, episode=args.episode,
+                     test=test, max_deals=args.max_deals, trust=args.trust, progress=report)  # fmt: skip
+    seconds = time.perf_counter() - start
+    where = suite.table(args.table) if args.table else suite.tables[0]
+    fixed = test.fixed_deals(result.sd) if result.sd > 0 else None
+    print(f"{result.decision}: A = {args.first}, B = {args.second}, at {where.id} against {args.opponent}; "
+          f"{result.deals} deals ({result.deals * where.players * 2:,} games) in {seconds:.0f} s; a fixed-size test "
+          f"at the same error rates (alpha {test.alpha:g}, beta {test.beta:g}, delta {test.delta:g}) needs "
+          f"{fixed if fixed else '?'} deals")  # fmt: skip
+    if args.json is not None:
+        write_atomic(args.json, json.dumps({"first": args.first, "second": args.second, "table": where.id,
+                                            "opponent": args.opponent, "episode": args.episode,
+                                            "test": settings, "seconds": seconds, "fixed_deals": fixed,
+                                            **result.as_dict()}, indent=1) + "\n")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
