@@ -1,6 +1,6 @@
 """MkDocs hooks for the documentation site (mkdocs.yml: `hooks: [docs/hooks.py]`).
 
-Three jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
+Four jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
 
 * Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
   `<!-- table:actions -->` or `<!-- table:observation -->`; the hook puts there the markdown that
@@ -11,6 +11,10 @@ Three jobs, so that the pages in docs/ read well on GitHub and build into a site
   page's link `../notebooks/<name>.ipynb` (right on GitHub) into a link to that page of the site.
 * The changelog. docs/changelog.md holds `<!-- include:CHANGELOG.md -->` ... `<!-- /include -->`: on GitHub
   the lines between say where the changelog is; on the site they are replaced by CHANGELOG.md itself.
+* The pictures. A page marks where one goes with `<!-- picture:NAME -->` (game, cards, tournament,
+  learning-curve); `scripts/make_pictures.py` draws them with the project's own code on every build, the hook
+  adds them to the site as `pictures/<file>` and puts the image (or the tabs of several) with its caption
+  there. Nothing of it is committed, and on GitHub the marker shows nothing.
 
 Any other link from a page to a file outside docs/ (a source file, say) becomes plain text on the site, which
 has no copy of it.
@@ -19,9 +23,12 @@ has no copy of it.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import posixpath
 import re
+import sys
+import time
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -40,8 +47,10 @@ TABLES = {
     "observation": ("uno_env.observation", "fields_markdown"),
 }
 TABLE_MARKER = re.compile(r"^<!-- table:([a-z_]+) -->[ \t]*$", re.M)
+PICTURE_MARKER = re.compile(r"^<!-- picture:([a-z-]+) -->[ \t]*$", re.M)
+PICTURES = "pictures"  # the site's folder of drawn pictures
 INCLUDE = re.compile(r"^<!-- include:(\S+) -->[ \t]*\n.*?^<!-- /include -->[ \t]*$", re.M | re.S)
-LINK = re.compile(r"(!?\[[^\]\n]*\])\(([^)\s]+)\)")
+LINK = re.compile(r"(!?\[[^\]]*\])\(([^)\s]+)\)")  # link text may span lines
 FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.M | re.S)
 
 # repository files that the site has under another name
@@ -59,18 +68,63 @@ def table(name: str) -> str:
     return function().strip()
 
 
+def pictures_module():
+    """scripts/make_pictures.py, which draws the pictures (a script of the repository, not an installed module)."""
+    name = "uno_env_docs_pictures"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_pictures.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the module runs
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+# marker -> why its pictures could not be drawn (shown on its page; the warning fails a --strict build)
+UNDRAWN: dict[str, str] = {}
+
+
+def add_pictures(files: Files, config) -> None:
+    """Draw every marker's pictures and add them to the site's files as pictures/<file>."""
+    pictures = pictures_module()
+    UNDRAWN.clear()
+    for marker in pictures.MARKERS:
+        started = time.perf_counter()
+        try:
+            made = pictures.drawn(marker)
+        except Exception as error:  # a missing extra (the learning curve needs torch), a failed command
+            UNDRAWN[marker] = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            log.warning("the picture %r was not drawn: %s", marker, UNDRAWN[marker])
+            continue
+        for file, content in made.items():
+            files.append(File.generated(config, f"{PICTURES}/{file}", content=content))
+        log.info("the picture %r: %.1f s", marker, time.perf_counter() - started)
+
+
 @event_priority(100)  # before mkdocs-jupyter's on_files, which picks the notebooks out of the files
 def on_files(files: Files, config) -> Files:
-    """Add notebooks/*.ipynb to the site as notebooks/<name>.ipynb.
+    """Add notebooks/*.ipynb to the site as notebooks/<name>.ipynb, and the drawn pictures.
 
-    Each is a File whose source folder is the repository root rather than docs/ (mkdocs-jupyter's wrapper
-    finds a File.generated one's path as None)."""
+    Each notebook is a File whose source folder is the repository root rather than docs/ (mkdocs-jupyter's
+    wrapper finds a File.generated one's path as None)."""
     for path in sorted((ROOT / NOTEBOOKS).glob("*.ipynb")):
         uri = f"{NOTEBOOKS}/{path.name}"
         files.append(
             File(uri, src_dir=str(ROOT), dest_dir=config.site_dir, use_directory_urls=config.use_directory_urls)
         )
+    add_pictures(files, config)
     return files
+
+
+def picture(name: str, page_dir: str) -> str:
+    """The markdown of a picture marker for a page in `page_dir`; an unknown name stops the build."""
+    pictures = pictures_module()
+    if name not in pictures.MARKERS:
+        raise PluginError(
+            f"unknown picture marker <!-- picture:{name} -->; the pictures are {', '.join(pictures.MARKERS)}"
+        )
+    if name in UNDRAWN:
+        return f"*The picture `{name}` was not drawn when this site was built: {UNDRAWN[name]}*"
+    return pictures.markdown(name, posixpath.relpath(PICTURES, page_dir or ".") + "/")
 
 
 def site_target(repo_path: str, page_dir: str) -> str | None:
@@ -129,4 +183,5 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     page_dir = posixpath.dirname(page.file.src_uri)
     markdown = rebase_links(markdown, posixpath.join("docs", page_dir), page_dir)
     markdown = INCLUDE.sub(lambda m: include(m, page_dir), markdown)
+    markdown = PICTURE_MARKER.sub(lambda m: picture(m.group(1), page_dir), markdown)
     return TABLE_MARKER.sub(lambda m: table(m.group(1)), markdown)

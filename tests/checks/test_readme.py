@@ -49,8 +49,23 @@ def test_three_examples():
     assert any("run_tournament(" in code for code in blocks), "an example of a tournament"
 
 
+def site_url() -> str:
+    """mkdocs.yml's site_url: where the site is published (the README links to its pages there)."""
+    return re.search(r"^site_url:\s*(\S+)", (ROOT / "mkdocs.yml").read_text(), re.M).group(1)
+
+
+def linked_file(target: str) -> Path:
+    """The repository file a README link shows: a relative link's file, or the docs page of a link to the site
+    (`SITE/rules/#options` is docs/rules.md; `SITE/` docs/index.md)."""
+    path = target.partition("#")[0]
+    if path.startswith(site_url()):
+        page = path[len(site_url()) :].strip("/")
+        return (ROOT / "docs" / f"{page or 'index'}.md").resolve()
+    return (ROOT / path).resolve()
+
+
 def test_links_to_every_docs_page():
-    linked = {(ROOT / target.partition("#")[0]).resolve() for target in LINK.findall(README.read_text())}
+    linked = {linked_file(target) for target in LINK.findall(README.read_text())}
     pages = sorted((ROOT / "docs").glob("*.md"))
     missing = [page.name for page in pages if page.resolve() not in linked and page.name != "changelog.md"]
     assert not missing, f"README.md links to no docs/{missing}"
