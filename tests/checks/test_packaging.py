@@ -31,9 +31,11 @@ def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
     assert "uno_env/arena/tournament.py" in names and "uno_env/train/native_ppo.py" in names
     assert "uno_env/agents/policies/classic-2p.pt" in names
     assert "uno_env/static/table.js" in names and "uno_env/play/static/play.html" in names
+    assert "uno_env/arena/suites/uno-bench-v1.json" in names  # the published suite is package data
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for script in ("uno-arena", "uno-play", "uno-web", "uno-train", "uno-train-sb3", "uno-train-rllib"):
+    for script in ("uno-arena", "uno-bench", "uno-play", "uno-replay", "uno-web", "uno-train", "uno-train-sb3",
+                   "uno-train-rllib"):
         assert f"{script} = uno_env." in scripts
 
 

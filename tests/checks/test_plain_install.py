@@ -72,7 +72,8 @@ def test_the_extras_are_missing_in_the_plain_interpreter(plain_env):
     assert result.stdout.strip() == "ok", result.stderr[-2000:]
 
 
-@pytest.mark.parametrize("command", ["uno-train", "uno-train-sb3", "uno-train-rllib", "uno-arena", "uno-play"])
+@pytest.mark.parametrize("command", ["uno-train", "uno-train-sb3", "uno-train-rllib", "uno-arena", "uno-play",
+                                     "uno-replay", "uno-bench"])
 def test_every_command_shows_its_help_without_extras(plain_env, command):
     result = run(plain_env, command, "--help")
     assert result.returncode == 0, result.stderr[-2000:]

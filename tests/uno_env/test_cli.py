@@ -93,7 +93,7 @@ def test_a_bad_shared_value_is_one_line_naming_what_is_allowed(command, argv, sa
         ("uno-train", ["--num-envs", "x"], "argument --num-envs: must be an int >= 1, got 'x'"),
         ("uno-train", ["--hidden", "64", "0"], "argument --hidden: must be an int >= 1, got '0'"),
         ("uno-train", ["--gamma", "1.5"], "argument --gamma: must be a number from 0 to 1, got '1.5'"),
-        ("uno-train", ["--observation", "seer"], "argument --observation: invalid choice: 'seer'"),
+        ("uno-train", ["--observation", "all"], "argument --observation: invalid choice: 'all'"),
         ("uno-train", ["--device", "gpu"], "argument --device: must be auto (cuda when there is one), cpu, cuda or"),
         ("uno-train", ["--league", "counter:x"], "league entries are NAME:SHARE"),
         ("uno-train-sb3", ["--timesteps", "0"], "argument --timesteps: must be an int >= 1, got '0'"),
