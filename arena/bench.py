@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 
 from uno_env import GameBatch, __version__, cli, make_rules
-from uno_env.agents.registry import SEARCHES, TRAINED_PREFIXES, make_agent
+from uno_env.agents.registry import SEARCHES, TEXT_AGENTS, TRAINED_PREFIXES, make_agent
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.game import DEFAULT_MAX_STEPS, NO_ACTION
 from uno_env.records import write_atomic
@@ -69,7 +69,7 @@ RESULTS_FORMAT, RESULTS_VERSION = "uno-bench-results", 1
 #: published suites: name -> sha256 of the suite's canonical JSON (`suite_hash`). Never edit a published suite:
 #: a change is a new version with its own name.
 PUBLISHED: dict[str, str] = {
-    "uno-bench-v1": "4805de374af00e6cb63e59e96a7736c339f47b30c198ae4b9528936507a0e0fe",
+    "uno-bench-v1": "e6c97087b9e5842617d8a3dcde508bcaab17b362d0b3f80034be670215fcd95e",
 }
 DEFAULT_SUITE = "uno-bench-v1"
 PLACEHOLDER = "{preset}"
@@ -139,6 +139,7 @@ class Suite:
     compare: dict = field(hash=False)
     ratings: dict = field(hash=False)
     digests: dict = field(hash=False)  # table id -> episode -> sha256 of the bank's deals
+    policies: dict = field(default_factory=dict, hash=False)  # table id -> sha256 of the shipped policy it seats
     sha256: str = ""
     document: dict = field(default_factory=dict, hash=False, repr=False)
 
@@ -216,7 +217,7 @@ def parse_suite(document: Any, source: str = "the suite") -> Suite:
 
     need(isinstance(document, dict), "a suite is a JSON object")
     keys = {"format", "format_version", "name", "description", "tables", "deal_bank", "seating", "rotations",
-            "opponents", "agent_seed", "report", "ratings", "compare", "deal_digests"}  # fmt: skip
+            "opponents", "agent_seed", "report", "ratings", "compare", "deal_digests", "policy_digests"}  # fmt: skip
     need(set(document) == keys, f"a suite has exactly the keys {', '.join(sorted(keys))}")
     need(document["format"] == SUITE_FORMAT and document["format_version"] == SUITE_FORMAT_VERSION,
          f"format must be {SUITE_FORMAT!r} version {SUITE_FORMAT_VERSION}")  # fmt: skip
@@ -260,7 +261,7 @@ def parse_suite(document: Any, source: str = "the suite") -> Suite:
         check_agent_name(entry["name"])
         opponents.append(Opponent(entry["name"], only, tuple((e, deals.get(e, 0)) for e in EPISODES)))
     need(isinstance(document["agent_seed"], int), "agent_seed is a whole number")
-    for key in ("report", "ratings", "compare", "deal_digests"):
+    for key in ("report", "ratings", "compare", "deal_digests", "policy_digests"):
         need(isinstance(document[key], dict), f"{key} is an object")
     compare = document["compare"]
     try:
@@ -275,9 +276,13 @@ def parse_suite(document: Any, source: str = "the suite") -> Suite:
     digests = document["deal_digests"]
     need(set(digests) <= set(ids) and all(isinstance(v, dict) and set(v) <= set(EPISODES) for v in digests.values()),
          "deal_digests maps table ids to a digest per episode")  # fmt: skip
+    policies = document["policy_digests"]
+    need(set(policies) <= set(ids) and all(isinstance(v, str) and re.fullmatch(r"[0-9a-f]{64}", v)
+                                           for v in policies.values()),
+         "policy_digests maps table ids to the sha256 of the shipped policy seated there")  # fmt: skip
     return Suite(name, str(document["description"]), tuple(tables), tuple(opponents), first_seeds,
                  document["agent_seed"], dict(document["compare"]), dict(document["ratings"]),
-                 dict(document["deal_digests"]), sha, document)  # fmt: skip
+                 dict(document["deal_digests"]), dict(policies), sha, document)  # fmt: skip
 
 
 def _test_settings(compare: dict) -> dict:
@@ -327,6 +332,42 @@ def check_digests(suite: Suite, tables: Sequence[str] | None = None) -> None:
                                  "new suite version")  # fmt: skip
 
 
+def shipped_policy_digest(table: Table) -> str | None:
+    """sha256 of the policy shipped for the table's preset and player count (None when there is none)."""
+    try:
+        from uno_env.agents.policy import shipped_policies
+    except ImportError:  # a plain install: no policies
+        return None
+    path = shipped_policies().get((table.preset, table.players))
+    return None if path is None else hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def suite_policy_digests(suite: Suite) -> dict[str, str]:
+    """The digest of the shipped policy at every table where a reference opponent seats one (`ppo:{preset}`)."""
+    seated = [o for o in suite.opponents if o.name.startswith("ppo:")]
+    found = {}
+    for table in suite.tables:
+        if any(not o.tables or table.id in o.tables for o in seated):
+            digest = shipped_policy_digest(table)
+            if digest is not None:
+                found[table.id] = digest
+    return found
+
+
+def check_policies(suite: Suite, tables: Sequence[str] | None = None) -> None:
+    """Refuse to run a suite whose reference policies are not the ones it was published with: `ppo:{preset}` names
+    whatever policy the package ships, so the suite pins each by digest (results would not compare)."""
+    for table in suite.tables:
+        expected = suite.policies.get(table.id)
+        if expected is None or (tables is not None and table.id not in tables):
+            continue
+        found = shipped_policy_digest(table)
+        if found != expected:
+            raise SuiteError(f"the policy shipped for {table.id} is not the one {suite.name} was published with "
+                             f"(sha256 {str(found)[:12]}, expected {expected[:12]}): results would not compare; new "
+                             "reference policies need a new suite version")  # fmt: skip
+
+
 # ------------------------------------------------------------------------------------------------ agents
 
 _USER_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
@@ -335,7 +376,7 @@ _USER_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-
 def is_user_class(name: str) -> bool:
     """`module:Class` where `module` is no registry prefix: a user's agent class (imported only with trust)."""
     prefix = name.partition(":")[0]
-    return bool(_USER_CLASS.fullmatch(name)) and prefix not in TRAINED_PREFIXES and prefix not in SEARCHES
+    return bool(_USER_CLASS.fullmatch(name)) and prefix not in {*TRAINED_PREFIXES, *SEARCHES, *TEXT_AGENTS}
 
 
 def check_agent_name(name: Any) -> None:
@@ -512,6 +553,7 @@ def run_suite(
         raise ValueError(f"workers is a whole number >= 1, got {workers!r}")
     cells = suite.cells(games_scale, tables)
     check_digests(suite, [c.table.id for c in cells])
+    check_policies(suite, [c.table.id for c in cells])
     build_agent(candidate, cells[0].table, 0, trust)  # a bad name or file fails here, before any game
     jobs = [CellJob(candidate, trust, c, agent_seed(suite.agent_seed, c, 0), agent_seed(suite.agent_seed, c, 1),
                     batch_size, draw_luck) for c in cells]  # fmt: skip

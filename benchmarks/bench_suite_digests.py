@@ -4,7 +4,8 @@ the suite is published and its hash pinned in `uno_env.arena.bench.PUBLISHED`.
     python benchmarks/bench_suite_digests.py arena/suites/uno-bench-v2.json     # writes the digests into the file
     python benchmarks/bench_suite_digests.py arena/suites/uno-bench-v1.json --check
 
-`--check` only compares the file's digests with the engine's deals (exit 1 when they differ) and prints the hash.
+`--check` only compares the file's digests with the engine's deals and the shipped policies (exit 1 when they
+differ) and prints the hash.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from uno_env.arena.bench import PUBLISHED, parse_suite, suite_digests, suite_hash
+from uno_env.arena.bench import PUBLISHED, parse_suite, suite_digests, suite_hash, suite_policy_digests
 from uno_env.records import write_atomic
 
 
@@ -25,14 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     document = json.loads(args.suite.read_text(encoding="utf-8"))
     suite = parse_suite(document, source=str(args.suite))
-    digests = suite_digests(suite)
+    digests, policies = suite_digests(suite), suite_policy_digests(suite)
     if args.check:
-        same = digests == document["deal_digests"]
-        print(f"{suite.name}: digests {'match' if same else 'DIFFER from'} the engine's deals; sha256 {suite.sha256}")
+        same = digests == document["deal_digests"] and policies == document["policy_digests"]
+        print(f"{suite.name}: digests {'match' if same else 'DIFFER from'} the engine's deals and the shipped "
+              f"policies; sha256 {suite.sha256}")
         return 0 if same else 1
     if document["name"] in PUBLISHED:
         parser.error(f"{document['name']} is published: it never changes (make a new version)")
-    document["deal_digests"] = digests
+    document["deal_digests"], document["policy_digests"] = digests, policies
     write_atomic(args.suite, json.dumps(document, indent=2) + "\n")
     print(f"{suite.name}: digests written; sha256 {suite_hash(document)} (pin it in PUBLISHED when publishing)")
     return 0

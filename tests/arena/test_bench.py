@@ -21,7 +21,7 @@ from uno_env.arena.bench import (
 from uno_env.arena.ratings import deal_interval
 
 #: uno-bench-v1 as published: pinned here too, so that an edit of the suite or of PUBLISHED fails a test
-V1_SHA256 = "4805de374af00e6cb63e59e96a7736c339f47b30c198ae4b9528936507a0e0fe"
+V1_SHA256 = "e6c97087b9e5842617d8a3dcde508bcaab17b362d0b3f80034be670215fcd95e"
 
 
 class FirstLegal:
@@ -71,6 +71,26 @@ def test_the_deal_banks_are_the_engines_deals(smoke):
     changed = dict(smoke.document, deal_digests={table.id: {"round": "0" * 64}})
     with pytest.raises(SuiteError, match="no longer deals"):
         bench.check_digests(parse_suite(changed))
+
+
+def test_the_reference_policies_are_pinned_by_digest():
+    """`ppo:{preset}` names whatever the package ships: v1 pins every table's shipped policy, and a suite whose pin
+    differs from the shipped file is refused in one line before any game."""
+    v1 = load_suite("uno-bench-v1")
+    assert set(v1.policies) == set(v1.table_ids) and v1.policies == bench.suite_policy_digests(v1)
+    bench.check_policies(v1)
+    document = dict(v1.document, name="my-bench", policy_digests={**v1.policies, "classic-2p": "0" * 64})
+    with pytest.raises(SuiteError, match="not the one my-bench was published with"):
+        run_suite("counter", parse_suite(document), tables=["classic-2p"], games_scale=0.01)
+    bench.check_policies(parse_suite(document), ["classic-4p"])  # only the tables a run plays are checked
+    with pytest.raises(SuiteError, match="policy_digests maps table ids"):
+        parse_suite(dict(document, policy_digests={"classic-2p": "not a digest"}))
+
+
+def test_registry_prefixes_are_never_a_users_class():
+    assert bench.is_user_class("mypackage.agents:MyAgent")
+    for name in ("ppo:classic", "ismcts:100", "llm:gpt4", "sb3:model"):
+        assert not bench.is_user_class(name), name
 
 
 def test_a_bad_suite_file_gets_one_line(tmp_path):
