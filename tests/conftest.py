@@ -53,3 +53,16 @@ def rllib_checkpoint(tmp_path_factory):
                 "module_path": "module"}  # fmt: skip
     (checkpoint / METADATA_FILE).write_text(json.dumps(metadata))
     return checkpoint
+
+
+@pytest.fixture
+def image_save_fails_half_written(monkeypatch):
+    """Call it to make Pillow's save write part of a file and then fail as a full disk does (atomic-save tests)."""
+    from PIL import Image
+
+    def half_then_fail(self, target, *args, **kwargs):
+        with open(target, "wb") as file:
+            file.write(b"GIF89a")
+        raise OSError(28, "No space left on device")
+
+    return lambda: monkeypatch.setattr(Image.Image, "save", half_then_fail)

@@ -18,7 +18,6 @@ import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
 
 from uno_env import PRESETS, Game, make_rules, records
 from uno_env import engine as E
@@ -280,18 +279,13 @@ def test_a_failed_save_leaves_the_old_file_whole(record, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.html", "game.json"]  # no temporary file left
 
 
-def test_a_failed_animation_leaves_the_old_file_whole(tmp_path, monkeypatch):
+def test_a_failed_animation_leaves_the_old_file_whole(tmp_path, image_save_fails_half_written):
     path = tmp_path / "game.gif"
     frames = [np.zeros((8, 8, 3), np.uint8), np.full((8, 8, 3), 255, np.uint8)]
     P.save_animation(frames, path)
     old = path.read_bytes()
 
-    def half_then_fail(self, target, *args, **kwargs):
-        with open(target, "wb") as file:
-            file.write(b"GIF89a")
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(Image.Image, "save", half_then_fail)
+    image_save_fails_half_written()
     with pytest.raises(OSError, match="No space left"):
         P.save_animation(frames, path)
     assert path.read_bytes() == old and [p.name for p in tmp_path.iterdir()] == ["game.gif"]

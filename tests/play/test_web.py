@@ -16,6 +16,7 @@ import pytest
 from web_client import (  # tests/play/web_client.py
     check_screenshot,
     missing_browser,
+    need,
     page_client,
     start_chromium,
     table,
@@ -168,13 +169,6 @@ def chrome():
     driver = start_chromium()
     yield driver
     driver.quit()
-
-
-def need(chrome):
-    """The browser, or the test fails (in its body: a failure, not a setup error) saying how to install it."""
-    if isinstance(chrome, str):
-        pytest.fail(chrome)
-    return chrome
 
 
 def error_text(browser) -> str:

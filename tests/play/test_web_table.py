@@ -16,6 +16,7 @@ from web_client import (  # tests/play/web_client.py
     check_screenshot,
     element_box,
     missing_browser,
+    need,
     page_client,
     served,
     share_of_colour,
@@ -209,12 +210,6 @@ def chrome():
     driver = start_chromium(1400, 1000)
     yield driver
     driver.quit()
-
-
-def need(chrome):
-    if isinstance(chrome, str):
-        pytest.fail(chrome)
-    return chrome
 
 
 def by_css(browser, selector):

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from uno_env.play import web
@@ -52,6 +53,13 @@ def missing_browser() -> str | None:
             "(as root: it installs the Debian packages chromium and chromium-driver)"
         )
     return None
+
+
+def need(chrome):
+    """The browser, or the test fails (in its body: a failure, not a setup error) saying how to install it."""
+    if isinstance(chrome, str):
+        pytest.fail(chrome)
+    return chrome
 
 
 def start_chromium(width: int = 1200, height: int = 900):

@@ -144,16 +144,11 @@ def test_save_replay_refuses_what_it_cannot_write_before_writing(record, tmp_pat
         assert save_replay(record, tmp_path / "game.mp4", frames=4).stat().st_size > 0
 
 
-def test_a_failed_gif_leaves_the_old_file_whole(record, tmp_path, monkeypatch):
+def test_a_failed_gif_leaves_the_old_file_whole(record, tmp_path, image_save_fails_half_written):
     path = save_replay(record, tmp_path / "game.gif", frames=2)
     old = path.read_bytes()
 
-    def half_then_fail(self, target, *args, **kwargs):
-        with open(target, "wb") as file:
-            file.write(b"GIF89a")
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(Image.Image, "save", half_then_fail)
+    image_save_fails_half_written()
     with pytest.raises(OSError, match="No space left"):
         save_replay(record, path, frames=3)
     assert path.read_bytes() == old and [p.name for p in tmp_path.iterdir()] == ["game.gif"]
