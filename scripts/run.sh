@@ -11,4 +11,4 @@ bash scripts/setup.sh
 .venv/bin/uno-train --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --imitate counter --overlap \
   --hidden 64 64 --num-envs 512 --minibatch-size 2048 --eval-every 300 --out runs/quickstart
 .venv/bin/uno-arena --agents ppo:runs/quickstart/policy.pt counter greedy naive random --variant classic \
-  --players 2 --games 20000 "$@"
+  --players 2 --games 20000 --name trained=ppo:runs/quickstart/policy.pt "$@"
