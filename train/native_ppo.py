@@ -705,13 +705,12 @@ def train(config: Config) -> dict[str, Any]:
         return fraction, imitating, oracle_keep, config.teacher_weight * (1.0 - fraction)
 
     def sync_actor() -> None:
-        """The acting copies take the learner's current weights (with --overlap; else they are the learner)."""
-        if config.overlap:
-            actor[0].load_state_dict(network.state_dict())
-            if critic is not network:
-                actor[1].load_state_dict(critic.state_dict())
-            if aids.oracle is not None:
-                actor[2].load_state_dict(aids.oracle.state_dict())
+        """The acting copies (with --overlap) take the learner's current weights."""
+        actor[0].load_state_dict(network.state_dict())
+        if critic is not network:
+            actor[1].load_state_dict(critic.state_dict())
+        if aids.oracle is not None:
+            actor[2].load_state_dict(aids.oracle.state_dict())
 
     snapshot_due = False
     while time.perf_counter() < deadline and steps_done + steps_per_update <= budget_steps:
@@ -724,6 +723,7 @@ def train(config: Config) -> dict[str, Any]:
         else:  # collected while the last update ran, by the weights before it
             rollout = pending.result()
             buffers.reverse()
+        win_rate = collector.league_win_rate()  # read while no rollout runs
         if snapshot_due:  # no rollout is running now: the `self` opponents can change
             league.add_snapshot(network)
             snapshot_due = False
@@ -761,13 +761,13 @@ def train(config: Config) -> dict[str, Any]:
         writer.add_scalar("loss/learning_rate", optimizer.param_groups[0]["lr"], steps_done)
         if aids.oracle is not None:
             writer.add_scalar("loss/oracle_keep", rollout["oracle_keep"], steps_done)
-        if pending is None and (win_rate := collector.league_win_rate()) is not None:  # read between rollouts
+        if win_rate is not None:
             writer.add_scalar("episodes/league_win_rate", win_rate, steps_done)
         if update % config.snapshot_every == 0 or (rollout["imitating"] and steps_done >= config.imitate_steps):
-            snapshot_due = True
             if pending is None:
                 league.add_snapshot(network)
-                snapshot_due = False
+            else:  # the next rollout plays the `self` opponents now: change them when it is read
+                snapshot_due = True
         if config.eval_every and update % config.eval_every == 0:
             evaluation = log_evaluation(network, config, writer, steps_done, update, bar, history)
         if update % config.checkpoint_every == 0:

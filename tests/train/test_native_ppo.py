@@ -70,7 +70,7 @@ def test_native_ppo_overlaps_collection_with_the_update(tmp_path):
     assert summary["steps"] == 3072 and summary["updates"] == 6
     logged = EventAccumulator(str(tmp_path / "tensorboard")).Reload()
     assert len(logged.Scalars("loss/imitation_loss")) == 2 and len(logged.Scalars("loss/policy_loss")) == 4
-    assert len(logged.Scalars("episodes/league_win_rate")) >= 1
+    assert len(logged.Scalars("episodes/league_win_rate")) >= 5  # read at every join, not only after the last
     state = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
     assert len(state["snapshots"]) >= 6  # the first, one per update (snapshot_every 1), the imitation's end
     assert load_policy_file(tmp_path / "policy.pt")["trained"]["steps"] == 3072
