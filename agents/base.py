@@ -9,7 +9,12 @@ import numpy as np
 
 from uno_env.seats import Agent, bind
 
-__all__ = ["Agent", "SearchAgent", "bind"]
+__all__ = ["MAX_SEARCH_ITERATIONS", "MAX_SEARCH_MILLISECONDS", "Agent", "SearchAgent", "bind"]
+
+#: the largest budget a search agent takes a decision: iterations (its tree holds a node an iteration) and
+#: milliseconds; the registry reads names against the same caps
+MAX_SEARCH_ITERATIONS = 100_000
+MAX_SEARCH_MILLISECONDS = 600_000
 
 
 class SearchAgent:

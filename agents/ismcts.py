@@ -47,7 +47,7 @@ from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 
-from .base import SearchAgent
+from .base import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS, SearchAgent
 from .counter import CounterAgent, counter_decide
 
 ROLLOUTS = ("counter", "random")
@@ -303,11 +303,15 @@ class ISMCTSAgent(SearchAgent):
             else:
                 raise ValueError("give the budget as iterations or milliseconds, not both")
         if iterations is not None and (
-            isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+            isinstance(iterations, bool) or not isinstance(iterations, int)
+            or not 1 <= iterations <= MAX_SEARCH_ITERATIONS
         ):
-            raise ValueError(f"iterations must be a positive int, got {iterations!r}")
-        if milliseconds is not None and not (isinstance(milliseconds, int | float) and 0 < milliseconds <= 600_000):
-            raise ValueError(f"milliseconds must be a number from 0 (exclusive) to 600,000, got {milliseconds!r}")
+            raise ValueError(f"iterations must be an int from 1 to {MAX_SEARCH_ITERATIONS:,}, got {iterations!r}")
+        if milliseconds is not None and not (
+            isinstance(milliseconds, int | float) and 0 < milliseconds <= MAX_SEARCH_MILLISECONDS
+        ):
+            raise ValueError(f"milliseconds must be a number from 0 (exclusive) to {MAX_SEARCH_MILLISECONDS:,}, got "
+                             f"{milliseconds!r}")  # fmt: skip
         if others not in OTHERS:
             raise ValueError(f"others must be one of {', '.join(OTHERS)}, got {others!r}")
         if rollout not in ROLLOUTS:

@@ -19,11 +19,13 @@ run code from the file: they load only with `trust=True` (`--trust` on the comma
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from uno_env.extras import needs_extra, require_extra
 
+from .base import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS
 from .baselines import BASELINES
 
 
@@ -50,15 +52,39 @@ def _rllib(argument: str, seed: int | None, trust: bool):
     return RLlibAgent(argument, seed=seed, trust=trust)
 
 
+_BUDGET = re.compile(r"([0-9]+)(ms)?")  # ASCII digits only: int() reads any script's digits
+
+
+def search_budget(
+    name: str, argument: str, *, most_iterations: int = MAX_SEARCH_ITERATIONS,
+    most_milliseconds: int = MAX_SEARCH_MILLISECONDS,
+) -> dict[str, int]:  # fmt: skip
+    """The budget in a search agent's ARGUMENT (`500`, `20ms`: `{"iterations": 500}`, `{"milliseconds": 20}`; `{}`
+    for none), written in ASCII digits and at most the caps (uno-web passes its lower ones); a ValueError says the
+    allowed range. Parts that are not a budget are left to the agent's other settings."""
+    budget: dict[str, int] = {}
+    for part in argument.split(":") if argument else []:
+        match = _BUDGET.fullmatch(part)
+        if match is None:
+            continue
+        key, most = ("milliseconds", most_milliseconds) if match[2] else ("iterations", most_iterations)
+        if len(match[1]) > len(str(most)) or not 1 <= int(match[1]) <= most:
+            raise ValueError(f"{name}: a search's budget is 1 to {most_iterations:,} iterations or 1 to "
+                             f"{most_milliseconds:,}ms a decision, got {part[:40]!r}")  # fmt: skip
+        budget[key] = int(match[1])
+    return budget
+
+
 def _search_settings(name: str, argument: str) -> dict[str, Any]:
     """NAME[:BUDGET][:ROLLOUT][:OTHERS][:ROOT] as keyword arguments, in any order: BUDGET is ITERATIONS or
-    MILLISECONDSms, ROLLOUT counter or random, OTHERS model or search, ROOT paired or ucb, and `wide` for no
-    progressive widening (`uno_env.agents.ismcts`); left out: the agent's defaults."""
+    MILLISECONDSms (`search_budget`), ROLLOUT counter or random, OTHERS model or search, ROOT paired or ucb, and
+    `wide` for no progressive widening (`uno_env.agents.ismcts`); left out: the agent's defaults."""
     from .ismcts import OTHERS, ROLLOUTS, ROOTS
 
-    settings: dict[str, Any] = {}
+    settings: dict[str, Any] = search_budget(name, argument)
     for part in argument.split(":") if argument else []:
-        number = part[:-2] if part.endswith("ms") else part
+        if _BUDGET.fullmatch(part):
+            continue
         if part in ROLLOUTS:
             settings["rollout"] = part
         elif part in OTHERS:
@@ -69,14 +95,12 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
         elif name == "ismcts-belief" and part.startswith("power") and _is_number(part[5:]):
             settings["belief_power"] = float(part[5:])  # the worlds' odds to this power (ismcts-belief:100:power0.2)
-        elif number.isdigit() and int(number) > 0:
-            settings["milliseconds" if part.endswith("ms") else "iterations"] = int(number)
         else:
             raise ValueError(
-                f"{name}: after the name come a budget, a positive number of iterations (ismcts:500) or of "
-                f"milliseconds (ismcts:20ms), a rollout ({', '.join(ROLLOUTS)}), how the other seats are "
-                f"played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}) and "
-                f"'wide'; got {part!r}"
+                f"{name}: after the name come a budget, a number of iterations (ismcts:500) or of "
+                f"milliseconds (ismcts:20ms) in ASCII digits, a rollout ({', '.join(ROLLOUTS)}), how the other seats "
+                f"are played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}) and "
+                f"'wide'; got {part[:40]!r}"
             )
     return settings
 
@@ -109,10 +133,10 @@ def _seer(argument: str, seed: int | None, trust: bool):
 def _openspiel_ismcts(argument: str, seed: int | None, trust: bool):
     from .openspiel_agent import OpenSpielISMCTSAgent
 
-    if argument and not (argument.isdigit() and int(argument) > 0):
-        raise ValueError(f"openspiel-ismcts: the budget is a positive number of iterations (openspiel-ismcts:100), "
-                         f"got {argument!r}")  # fmt: skip
-    budget = {"iterations": int(argument)} if argument else {}
+    budget = search_budget("openspiel-ismcts", argument)
+    if argument and "iterations" not in budget or ":" in argument:
+        raise ValueError(f"openspiel-ismcts: the budget is a number of iterations (openspiel-ismcts:100), from 1 to "
+                         f"{MAX_SEARCH_ITERATIONS:,}, got {argument[:40]!r}")  # fmt: skip
     return OpenSpielISMCTSAgent(seed=seed, **budget)
 
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from uno_env import PRESETS, cli
 from uno_env import actions as A
-from uno_env.agents.registry import SEARCHES, agent_names
+from uno_env.agents.registry import SEARCHES, agent_names, search_budget
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
@@ -238,13 +238,11 @@ def check_page_agent(name: str, allowed: tuple[str, ...] = ()) -> None:
     if prefix == "ppo" and colon and argument in {variant for variant, _ in shipped_games()}:
         return
     if prefix in SEARCHES:
-        for part in argument.split(":") if colon else []:
-            number = part.removesuffix("ms")
-            if number.isascii() and number.isdigit():
-                most, unit = (PAGE_MAX_MILLISECONDS, "ms") if part.endswith("ms") else (PAGE_MAX_ITERATIONS, "")
-                if int(number) > most:
-                    raise SettingsError(f"{name[:80]}: the page gives a search at most {most}{unit or ' iterations'} "
-                                        "a decision (more on the command line)")  # fmt: skip
+        try:  # the registry's reading of a budget, under the page's lower caps
+            search_budget(prefix, argument, most_iterations=PAGE_MAX_ITERATIONS,
+                          most_milliseconds=PAGE_MAX_MILLISECONDS)
+        except ValueError as error:
+            raise SettingsError(f"{error} (the page's cap; more on the command line)") from None
         return
     raise SettingsError(
         f"unknown agent {name[:80]!r}; the page seats {', '.join(agent_names())}, a shipped policy (ppo:VARIANT) or "

@@ -62,6 +62,7 @@ from uno_env.cli import (
 )
 from uno_env.extras import missing_extra_base, require_extra
 from uno_env.records import write_atomic
+from uno_env.rules import OPTIONS
 from uno_env.train import check_device
 from uno_env.vector import UnoVectorEnv
 
@@ -241,6 +242,16 @@ class Config:
             if data["num_players"] != self.players or data.get("hint"):
                 raise ValueError(f"--teacher {self.teacher} must be a policy for {self.players} players without an "
                                  f"adviser (hint); it is for {data['num_players']}")  # fmt: skip
+            try:
+                taught = make_rules(data.get("variant"), **dict(data.get("rule_options") or {}))
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"--teacher {self.teacher}: its rules are not valid ({error})") from None
+            rules = make_rules(self.variant, **self.rule_options)
+            differ = [option.name for option in OPTIONS if getattr(taught, option.name) != getattr(rules, option.name)]
+            if taught.variant != rules.variant or differ:
+                raise ValueError(f"--teacher {self.teacher} was trained on {taught.variant} rules, this run is on "
+                                 f"{rules.variant}" + ("" if taught.variant != rules.variant else
+                                                      f"; the rule options that differ: {', '.join(differ)}"))
         if self.critic not in ("own", "seer"):
             raise ValueError(f"critic must be own or seer, got {self.critic!r}")
         if not self.hidden or min(self.hidden) < 1:

@@ -67,13 +67,13 @@ _CENTER = (480, 288)
 
 
 @lru_cache(maxsize=64)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font (no system font files needed)."""
     return ImageFont.load_default(size=size)
 
 
 def _text_size(draw: ImageDraw.ImageDraw, text: str, size: int, stroke: int = 0) -> tuple[int, int]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=_font(size), stroke_width=stroke)
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size), stroke_width=stroke)
     return right - left, bottom - top
 
 
@@ -84,17 +84,23 @@ def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: float, stro
     return size
 
 
-def _clip(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: float) -> str:
-    """`text`, cut with '...' to at most `max_width` pixels."""
+def clip_text(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: float) -> str:
+    """`text`, cut with '...' to at most `max_width` pixels: the longest prefix that fits, found by bisection, so a
+    caption of any length (an agent's name from a record) costs a few measurements, not one per character."""
     if _text_size(draw, text, size)[0] <= max_width:
         return text
-    while text and _text_size(draw, text + "...", size)[0] > max_width:
-        text = text[:-1]
-    return text + "..."
+    fits, too_long = 0, len(text)  # text[:fits] + "..." fits (or fits is 0); text[:too_long] + "..." does not
+    while too_long - fits > 1:
+        middle = (fits + too_long) // 2
+        if _text_size(draw, text[:middle] + "...", size)[0] <= max_width:
+            fits = middle
+        else:
+            too_long = middle
+    return text[:fits] + "..."
 
 
 def _say(draw, xy, text, size, fill=TEXT, anchor="la", stroke=0, stroke_fill=INK) -> None:
-    draw.text(xy, text, font=_font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
+    draw.text(xy, text, font=font(size), fill=fill, anchor=anchor, stroke_width=stroke, stroke_fill=stroke_fill)
 
 
 def _rgb(name: str) -> tuple[int, int, int]:
@@ -323,7 +329,7 @@ def _bottom_seat(draw, seat, view, colors) -> None:
         line = f"{whose} decision ({view['phase']})"
         if view["legal"] is not None:
             line += ": " + ", ".join(view["legal"])
-        _say(draw, (22, HEIGHT - 16), _clip(draw, line, 14, WIDTH - 44), 14, fill=TEXT, anchor="ls")
+        _say(draw, (22, HEIGHT - 16), clip_text(draw, line, 14, WIDTH - 44), 14, fill=TEXT, anchor="ls")
 
 
 def _arrow_arc(draw, cx, cy, rx, ry, start, end, fill, width) -> None:

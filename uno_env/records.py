@@ -44,9 +44,11 @@ kinds, the deal's keys, the step and seed limits) and imported, never restated. 
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -550,11 +552,24 @@ def write_atomic(path: str | Path, data: str | bytes | Callable[[str], Any]) -> 
     """Write a file whole or not at all: `data` (text, written as UTF-8; bytes; or a function that writes the file
     at the path it is given) goes to a temporary file in the same folder, which then replaces `path` in one rename
     (`os.replace`). A failed write (an error, a full disk) leaves the old file as it was and no temporary file.
-    Every uno_env writer of a file a user names uses it (records, replay pages, animations)."""
+    Every uno_env writer of a file a user names uses it (records, replay pages, animations).
+
+    A path that is not a regular file is never replaced: a FIFO or a character device (`/dev/null`, a terminal,
+    or a link to one) is written in place; a folder, a block device or a socket is refused with an OSError whose
+    one-line `strerror` says what is allowed."""
     path = Path(path)
-    target = path.resolve() if path.is_symlink() else path  # write through a link, keeping it
     payload = data.encode("utf-8") if isinstance(data, str) else data  # a str that is not text fails here
-    mode = target.stat().st_mode & 0o7777 if target.exists() else _NEW_FILE_MODE
+    try:
+        kind = os.stat(path).st_mode  # through every link
+    except FileNotFoundError:
+        kind = None
+    except OSError as error:  # a loop of links, a name too long ...
+        raise OSError(error.errno, f"cannot save there: {error.strerror}", str(path)) from None
+    if kind is not None and not stat.S_ISREG(kind):
+        _write_special(path, kind, payload)
+        return path
+    target = path.resolve() if path.is_symlink() else path  # write through a link, keeping it
+    mode = kind & 0o7777 if kind is not None else _NEW_FILE_MODE
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=f".tmp{target.suffix}")
     try:
         if isinstance(payload, (bytes, bytearray, memoryview)):
@@ -574,6 +589,31 @@ def write_atomic(path: str | Path, data: str | bytes | Callable[[str], Any]) -> 
             pass
         raise
     return path
+
+
+def _write_special(path: Path, kind: int, payload: bytes | bytearray | memoryview | Callable[[str], Any]) -> None:
+    """Write into a FIFO or a character device in place (a rename would replace it with a regular file); refuse
+    anything else that is not a regular file."""
+    if stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, "is a folder: name a file to save to", str(path))
+    if not (stat.S_ISFIFO(kind) or stat.S_ISCHR(kind)):
+        raise OSError(errno.EINVAL, "is neither a regular file, a FIFO nor a character device: name a file to save "
+                                    "to", str(path))  # fmt: skip
+    try:  # a FIFO with no reader would block for ever: refuse it at once instead
+        handle = os.open(path, os.O_WRONLY | (os.O_NONBLOCK if stat.S_ISFIFO(kind) else 0))
+    except OSError as error:
+        if error.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "is a FIFO that no program is reading: start its reader first",
+                          str(path)) from None  # fmt: skip
+        raise
+    os.set_blocking(handle, True)
+    with os.fdopen(handle, "wb") as file:
+        if not isinstance(payload, (bytes, bytearray, memoryview)):  # a writer that needs a path: a file first
+            with tempfile.TemporaryDirectory() as folder:
+                written = Path(folder) / f"file{path.suffix}"
+                payload(str(written))
+                payload = written.read_bytes()
+        file.write(payload)
 
 
 def save_record(record: dict, path: str | Path) -> Path:

@@ -424,7 +424,7 @@ def _played_card(action: str | None) -> str | None:
 
 
 def _caption_strip(text: str, card: str | None, colors: Sequence[str], width: int) -> np.ndarray:
-    from PIL import Image, ImageDraw, ImageFont
+    from PIL import Image, ImageDraw
 
     from . import picture
 
@@ -434,13 +434,8 @@ def _caption_strip(text: str, card: str | None, colors: Sequence[str], width: in
     if card is not None:
         picture.draw_card(draw, x, 4, 27, CAPTION_HEIGHT - 8, card, tuple(colors))
         x += 27 + 10
-    font = ImageFont.load_default(size=19)
-    room = width - x - 12
-    if draw.textlength(text, font=font) > room:
-        while text and draw.textlength(text + "...", font=font) > room:
-            text = text[:-1]
-        text += "..."
-    draw.text((x, CAPTION_HEIGHT / 2), text, font=font, fill=picture.TEXT, anchor="lm")
+    text = picture.clip_text(draw, text, 19, width - x - 12)
+    draw.text((x, CAPTION_HEIGHT / 2), text, font=picture.font(19), fill=picture.TEXT, anchor="lm")
     return np.asarray(image, dtype=np.uint8)
 
 

@@ -14,7 +14,7 @@ from rich.console import Console
 from uno_env import GameBatch
 from uno_env import observation as O
 from uno_env.agents.ismcts import ISMCTSAgent
-from uno_env.agents.registry import is_agent_name, make_agent
+from uno_env.agents.registry import is_agent_name, make_agent, search_budget
 from uno_env.arena.tournament import main as arena_main
 from uno_env.arena.tournament import play_games
 from uno_env.testing import act, check_agent
@@ -206,3 +206,23 @@ def test_a_tempered_belief_scales_the_log_odds():
     full = bound(ISMCTSAgent(3, iterations=8, belief=True), batch, 2)._log_ratio(seen)
     half = bound(ISMCTSAgent(3, iterations=8, belief=True, belief_power=0.5), batch, 2)._log_ratio(seen)
     assert np.allclose(half, full / 2) and np.abs(full).max() > 0
+
+
+@pytest.mark.parametrize("name", ["ismcts:100001", "seer:600001ms", "ismcts-belief:1" + "0" * 40, "openspiel-ismcts:0",
+                                  "ismcts:0ms", "openspiel-ismcts:100001"])
+def test_every_search_budget_is_capped_in_the_registry(name):
+    with pytest.raises(ValueError, match=r"a search's budget is 1 to 100,000 iterations or 1 to 600,000ms a decision|"
+                                         r"openspiel-ismcts: the budget is a number of iterations"):
+        make_agent(name)
+
+
+@pytest.mark.parametrize("digits", ["\u0662\u0660", "\uff12\uff10", "\u00b2", "\U0001d7ce"])
+def test_a_budget_is_read_in_ascii_digits_only(digits):
+    for name in (f"ismcts:{digits}", f"ismcts:{digits}ms", f"openspiel-ismcts:{digits}"):
+        with pytest.raises(ValueError, match="ASCII digits|a number of iterations"):
+            make_agent(name)
+    assert search_budget("ismcts", "20:counter:7ms") == {"iterations": 20, "milliseconds": 7}
+    with pytest.raises(ValueError, match="1 to 10 iterations or 1 to 5ms"):
+        search_budget("ismcts", "6ms", most_iterations=10, most_milliseconds=5)
+    with pytest.raises(ValueError, match="iterations must be an int from 1 to 100,000"):
+        ISMCTSAgent(0, iterations=100_001)

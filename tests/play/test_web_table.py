@@ -148,8 +148,10 @@ def test_the_page_seats_what_uno_arena_knows_but_no_file_and_no_unbounded_search
         answer = client.post("/api/new", json={"opponents": [name]})
         assert answer.status_code == 200 and answer.get_json()["names"][1] == f"Player 1 ({name})", answer.get_json()
     refused = {
-        "ismcts:5000": "at most 1000 iterations",
-        "seer:2000ms": "at most 1000ms",
+        "ismcts:5000": "1 to 1,000 iterations or 1 to 1,000ms a decision, got '5000' (the page's cap",
+        "seer:2000ms": "1 to 1,000 iterations or 1 to 1,000ms a decision, got '2000ms'",
+        "ismcts:\u0662\u0660\u0660\u0660\u0660ms": "in ASCII digits",  # Arabic-Indic digits: 20000ms
+        "ismcts:\uff12\uff10\uff10\uff10": "in ASCII digits",  # full-width digits: 2000
         "ppo:/etc/passwd": "unknown agent",
         "ppo:classic.pt": "unknown agent",
         "sb3:model.zip": "unknown agent",

@@ -182,6 +182,18 @@ def test_native_ppo_trains_a_seer_policy_and_distils_it_into_an_honest_one_with_
         native_ppo.Config(teacher=str(tmp_path / "code.pt")).validate()
 
 
+def test_a_teacher_of_other_rules_is_refused_in_one_line_naming_what_differs():
+    from uno_env.train import native_ppo
+
+    classic = str(shipped_policies()[("classic", 2)])
+    native_ppo.Config(teacher=classic).validate()  # the same rules: taken
+    with pytest.raises(ValueError, match=r"was trained on classic rules, this run is on unocorns$"):
+        native_ppo.Config(variant="unocorns", teacher=classic).validate()
+    with pytest.raises(ValueError, match=r"classic rules, this run is on classic; the rule options that differ: "
+                                         r"stack_draw_two, target_score$"):
+        native_ppo.Config(options=("stack_draw_two=true", "target_score=200"), teacher=classic).validate()
+
+
 def test_uno_train_prints_its_settings_when_it_starts(capsys, tmp_path):
     from uno_env.train import native_ppo
 

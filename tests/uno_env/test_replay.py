@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 import shutil
+import time
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +92,25 @@ def test_each_spectator_picture_is_the_table_under_a_caption_of_what_was_just_do
     # The captions differ where the steps do: the strip is drawn from the caption, not a fixed banner.
     strips = {frame[:CAPTION_HEIGHT].tobytes() for frame in frames}
     assert len(strips) == len(frames)
+
+
+def test_a_caption_of_any_length_is_fitted_in_a_few_measurements(record):
+    from PIL import Image, ImageDraw
+
+    from uno_env.picture import clip_text, font
+
+    draw = ImageDraw.Draw(Image.new("RGB", (8, 8)))
+    for name in ("ab" * 5_000, "W" * 10_000):
+        started = time.perf_counter()
+        text = clip_text(draw, name, 19, 900)
+        assert time.perf_counter() - started < 0.5  # one character at a time took about 50 s for the first
+        assert text.endswith("...") and name.startswith(text[:-3])
+        assert draw.textlength(text, font=font(19)) <= 900 < draw.textlength(name[: len(text) - 2] + "...",
+                                                                          font=font(19))  # fmt: skip
+    long_named = {**record, "agents": ["x" * 10_000, "random", "counter"]}
+    started = time.perf_counter()
+    frames = list(replay_frames(long_named))
+    assert len(frames) == len(record["actions"]) + 1 and time.perf_counter() - started < 30
 
 
 def test_a_seats_pictures_show_only_the_moments_and_cards_it_saw(record):
