@@ -91,6 +91,8 @@ port_number = cli._int_converter(0, 65535)  # a TCP port; 0: a free one
 #: one with a details dict per decision (uno-arena's) under 2 MB; larger uploads get a 413
 MAX_UPLOAD = 4 * 1024 * 1024
 MAX_FORM_OVERHEAD = 64 * 1024  # the multipart framing around the uploaded file
+#: an uploaded record's steps times its views (each seat's and the spectator's): about 12 s of replaying on one core
+MAX_REPLAY_VIEWS = 30_000
 MAX_API_BODY = 16 * 1024  # a JSON body of /api/*: an action or the page's settings are under 2 KB
 MAX_OPTIONS = 64  # rule options in the page's settings (there are 13; a name may repeat, the last one counts)
 MAX_SETTING_TEXT = 1000  # characters in one setting (a variant, an option NAME=VALUE, an agent name, a number)
@@ -805,7 +807,16 @@ def replay_page(data: bytes) -> str:
     except UnicodeDecodeError as error:
         raise Refused(f"not a record file: not UTF-8 text ({error.reason})") from error
     try:
-        return replay.replay_html(records.loads_record(text), back_link="/", back_label="back to the table")
+        record = records.loads_record(text)
+    except (ValueError, TypeError, KeyError) as error:
+        raise Refused(f"not a valid record: {error}") from error
+    views = len(record["actions"]) * (record["num_players"] + 1)  # the page holds each step as every seat saw it
+    if views > MAX_REPLAY_VIEWS:
+        most = MAX_REPLAY_VIEWS // (record["num_players"] + 1)
+        raise Refused(f"this record has {len(record['actions']):,} decisions; the page replays at most {most:,} at a "
+                      f"table of {record['num_players']} (uno-replay writes the page of any record)")  # fmt: skip
+    try:
+        return replay.replay_html(record, back_link="/", back_label="back to the table")
     except (ValueError, TypeError, KeyError) as error:
         raise Refused(f"not a valid record: {error}") from error
 

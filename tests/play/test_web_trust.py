@@ -19,6 +19,7 @@ from web_client import page_client, table  # tests/play/web_client.py
 from uno_env import PRESETS, Game
 from uno_env.agents.registry import agent_names
 from uno_env.play import session, web  # the session makes the agents by name
+from uno_env.records import dumps_record
 from uno_env.render import table_view
 
 #: the statuses uno-web answers with (docs/robustness.md): never a 5xx
@@ -158,6 +159,21 @@ def test_an_upload_over_the_limit_is_refused_with_413_and_a_record_under_it_is_r
     assert shown.status_code == 200 and b"uno-replay" in shown.get_data()
     assert shown.headers["Content-Security-Policy"] == web.REPLAY_POLICY
     assert "frame-ancestors 'none'" in web.REPLAY_POLICY
+
+
+def test_an_upload_of_more_decisions_than_the_page_replays_is_refused_at_once():
+    app = make_app("--seed", "2")
+    client = page_client(app)
+    token = web.page_token(app)
+    for players, most in ((2, web.MAX_REPLAY_VIEWS // 3), (10, web.MAX_REPLAY_VIEWS // 11)):
+        record = Game("classic", players, seed=1, max_steps=10**6).to_record()
+        record["actions"], record["details"] = [0] * (most + 1), None  # refused before any is replayed
+        started = time.perf_counter()
+        refused = client.post("/replay", data={"token": token, "record": (io.BytesIO(dumps_record(record).encode()),
+                                                                          "long.json")})  # fmt: skip
+        assert time.perf_counter() - started < 2 and refused.status_code == 400, refused.get_data()[:300]
+        assert f"this record has {most + 1:,} decisions; the page replays at most {most:,} at a table of {players} " \
+               "(uno-replay writes the page of any record)" in refused.get_data(as_text=True)
 
 
 @pytest.fixture
