@@ -20,7 +20,8 @@ move by its number in the list or in words ("play R5", "red 5", "draw", "keep it
 
 A number outside the list, words naming no legal move or several, an empty reply: None, and
 `read_reply` says why in one line (what `uno_env.agents.TextAgent` tells the model when it asks again). Only
-the last `MAX_REPLY_PARSED` characters of a longer reply are read.
+the last `MAX_REPLY_PARSED` characters of a longer reply are read, in time linear in their length (no
+pattern backtracks over a run of whitespace, whatever a model sends).
 
 `PROMPT_FORMAT` names this prompt and parser; it changes whenever their text or reading changes, so that a
 result obtained through them can say which it was (text agents write it into each decision's details).
@@ -406,7 +407,9 @@ def _wrapped(line: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ the parser
 
-_MARKER = re.compile(r"\b(?:move|answer|choice)\s*(?:number|no\.?|is)?\s*[:=]", re.IGNORECASE)
+# No two adjacent runs that can match the same characters (as `\s*(?:...)?\s*` could): each reads in linear time,
+# never backtracking quadratically over a long run of whitespace.
+_MARKER = re.compile(r"\b(?:move|answer|choice)(?:\s*(?:number|no\.?|is))?\s*[:=]", re.IGNORECASE)
 _REST_NUMBER = re.compile(r"^[\s*_`#(\[]*(?P<n>\d+)(?![\w+])")  # after a marker: "3", "**3**", "3 (play R5)"
 _LEADING_NUMBER = re.compile(r"^[\s*_`#(\[]*(?P<n>\d+)[*_`)\]]*\s*(?:[.:)\-]|\n|$)")  # "2", "2. play R5", "**2**"
 _SEPARATORS = re.compile(r"[\s_\-]+")

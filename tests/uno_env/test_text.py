@@ -4,6 +4,8 @@ prompt never changes with what it cannot see (like the observation leak tests)."
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -179,6 +181,35 @@ def test_a_huge_reply_is_read_from_its_end_quickly():
     assert parse(reply, game, 0) == game.action_id("play R7")
     with pytest.raises(TypeError, match="a reply is a str"):
         parse(b"2", game, 0)
+
+
+MB = 1_000_000
+#: replies of about a megabyte shaped to make a backtracking parser slow (it reads the last 20,000 characters)
+ADVERSARIAL = {
+    "spaces": " " * MB,
+    "marker-spaces": "x " * (MB // 2) + "MOVE" + " " * 19_990 + ".",  # a marker word, then whitespace to the end
+    "marker-newlines": "x " * (MB // 2) + "answer" + "\n" * 19_990 + "?",
+    "markers-spaced": ("move" + " " * 5_000) * 200,  # many marker words, each before a long run
+    "markers-mixed": ("choice\t\n " * 2_000 + "x") * 40,
+    "move-words": "move " * 200_000,  # partial matches everywhere
+    "markers": "MOVE: " * 170_000,
+    "digits": "1" * MB,
+    "stars-digits": "*" * (MB // 2) + "1" * (MB // 2) + ")",
+    "digit-spaces": "1" + " " * MB + "x",
+    "phrase-starts": "play r" * 170_000,
+    "phrases": "wild draw " * 100_000,
+    "separators": " _-" * 340_000 + "play R5",
+}
+
+
+@pytest.mark.parametrize("reply", ADVERSARIAL.values(), ids=ADVERSARIAL.keys())
+def test_an_adversarial_reply_of_a_megabyte_is_read_in_linear_time(reply):
+    game = deal("classic", [["R5", "R7", "B2", "W", "W+4", "RS", "R+2"], ["G1", "G2", "Y3"]], top="R1")
+    moves = legal_moves(game, 0)
+    start = time.perf_counter()
+    action, why = read_reply(reply, moves)
+    assert time.perf_counter() - start < 0.5  # a quadratic reading of 20,000 characters takes seconds
+    assert (action is None) != (why == "") and action in {None, *game.legal_action_ids()}
 
 
 def test_the_format_has_a_name():
