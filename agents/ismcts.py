@@ -353,6 +353,9 @@ class ISMCTSAgent(SearchAgent):
         self.spec = None
         self.searches = 0  # decisions searched (more than one legal action)
         self.searched_iterations = 0
+        #: the last paired search's root: (the rollout policy's action, the legal actions, each one's mean win
+        #: difference from that action over the same worlds, the worlds), for training a network on what it found
+        self.root_advantage: tuple[int, np.ndarray, np.ndarray, int] | None = None
         self.search_seconds = 0.0
         self.overrides = 0  # searched decisions where a paired root chose another action than its rollout policy
 
@@ -442,6 +445,7 @@ class ISMCTSAgent(SearchAgent):
             total, squares = (weights[0], weights[1]) if weights[0] > 0 else (1.0, 1.0)
             worlds = total**2 / squares  # the effective number of worlds (all of them when unweighted)
             mean = diff[legal] / total
+            self.root_advantage = (int(preferred), legal.copy(), mean, int(done[2]))
             se = np.sqrt(np.maximum(diff_sq[legal] / total - mean**2, 1e-12) / worlds)
             z = np.where(mean > 0, mean / se, 0.0)
             if done[2] and z.max() > self.z:

@@ -87,6 +87,12 @@ def _float_converter(allowed: str, ok: Callable[[float], bool]) -> Callable[[str
     return convert
 
 
+def int_in_range(low: int, high: int) -> Callable[[str], int]:
+    """An argparse `type`: an int from `low` to `high`, else one line saying the range (for a count a file or
+    a flag decides, so that no value can ask for unbounded work)."""
+    return _int_converter(low, high)
+
+
 integer = _int_converter()
 positive_int = _int_converter(1)
 nonnegative_int = _int_converter(0)
@@ -405,6 +411,7 @@ __all__ = [
     "checked_rule_options",
     "device_name",
     "fraction",
+    "int_in_range",
     "integer",
     "nonnegative_float",
     "nonnegative_int",
