@@ -34,6 +34,12 @@ import numpy as np
 
 #: the decisions, as `SequentialResult.decision` names them
 A_BETTER, B_BETTER, NO_DIFFERENCE, UNDECIDED = "A better", "B better", "no difference", "undecided"
+#: the most deals of one cell of a suite, of a look (`min_deals`, `block`): 100 times uno-bench-v1's cells, and
+#: what one process holds in memory at once
+MAX_DEALS = 20_000
+#: the most deals one comparison may take (`max_deals`; 50 times uno-bench-v1's)
+MAX_COMPARE_DEALS = 1_000_000
+MAX_RUNS = 100_000  # the most simulated tests per true difference (`simulate`)
 
 
 @dataclass(frozen=True)
@@ -55,8 +61,8 @@ class SequentialTest:
                 raise ValueError(f"{name} is a number between {low:g} and {high:g} (both excluded), got {value!r}")
         for name in ("min_deals", "block"):
             value = getattr(self, name)
-            if not (isinstance(value, int) and value >= 2):
-                raise ValueError(f"{name} is a whole number of deals, at least 2, got {value!r}")
+            if not (isinstance(value, int) and not isinstance(value, bool) and 2 <= value <= MAX_DEALS):
+                raise ValueError(f"{name} is a whole number of deals from 2 to {MAX_DEALS:,}, got {value!r}")
 
     @property
     def bounds(self) -> tuple[float, float]:
@@ -162,6 +168,10 @@ def simulate(pool, means, test: SequentialTest, *, runs: int = 2000, max_deals: 
     pool = np.asarray(pool, dtype=float)
     if pool.ndim != 1 or pool.size < 2:
         raise ValueError("the pool holds the per-deal differences of at least 2 deals")
+    if not (isinstance(runs, int) and 1 <= runs <= MAX_RUNS):
+        raise ValueError(f"runs is a whole number from 1 to {MAX_RUNS:,}, got {runs!r}")
+    if not (isinstance(max_deals, int) and 2 <= max_deals <= MAX_COMPARE_DEALS):
+        raise ValueError(f"max_deals is a whole number from 2 to {MAX_COMPARE_DEALS:,}, got {max_deals!r}")
     rng = np.random.default_rng(seed)
     centred = pool - pool.mean()
     fixed = test.fixed_deals(float(pool.std(ddof=1)))

@@ -4,23 +4,33 @@ rates, simulated on real per-deal differences.
     python benchmarks/bench_sprt.py bench/ppo_preset.json bench/counter.json --cell classic-2p/counter/round
 
 The two results files (`uno-bench run`) hold each agent's wins per deal on the same deals; their differences, deal by
-deal, are the pool. Each run of the simulation draws deals from the pool (with replacement, shifted to a chosen true
-difference) until the test of the suite's settings (`uno_env.arena.bench_stats`) ends. Printed per true difference:
-the share of runs with each decision (the error rates reached), the mean and 90th percentile of the deals the test
-took, the deals of a fixed-size two-sided z test with the same alpha, beta and delta (for the pool's standard
-deviation), and the saving. `--json FILE` writes the rows.
+deal, are the pool (both files are checked whole against their suite first, `uno_env.arena.bench.read_results`).
+Each run of the simulation draws deals from the pool (with replacement, shifted to a chosen true difference) until
+the test of the suite's settings (`uno_env.arena.bench_stats`) ends. Printed per true difference: the share of runs
+with each decision (the error rates reached), the mean and 90th percentile of the deals the test took, the deals of
+a fixed-size two-sided z test with the same alpha, beta and delta (for the pool's standard deviation), and the
+saving. `--json FILE` writes the rows.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 import numpy as np
 
+from uno_env import cli
 from uno_env.arena.bench import load_suite, read_results
-from uno_env.arena.bench_stats import A_BETTER, B_BETTER, NO_DIFFERENCE, UNDECIDED, SequentialTest, simulate
+from uno_env.arena.bench_stats import (
+    A_BETTER,
+    B_BETTER,
+    MAX_COMPARE_DEALS,
+    MAX_RUNS,
+    NO_DIFFERENCE,
+    UNDECIDED,
+    SequentialTest,
+    simulate,
+)
 from uno_env.records import write_atomic
 
 
@@ -34,24 +44,34 @@ def paired_pool(first: dict, second: dict, cell: str) -> tuple[np.ndarray, int]:
         found.append(match[0])
     a, b = ({s: w for s, w in zip(c["per_deal"]["seeds"], c["per_deal"]["wins"], strict=True)} for c in found)
     common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        raise ValueError(f"{cell}: the two files share {len(common)} deals; the pool needs at least 2")
     players = round(found[0]["games"] / found[0]["deals"])
     return np.array([a[s] - b[s] for s in common]) / players, players
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_sprt.py", description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="bench_sprt.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("first", help="results file of agent A")
     parser.add_argument("second", help="results file of agent B")
+    parser.add_argument("--suite", help="the suite both were made with (default: the shipped suite they name)")
     parser.add_argument("--cell", default="classic-2p/counter/round", help="TABLE/OPPONENT/EPISODE")
-    parser.add_argument("--runs", type=int, default=2000, help="simulated tests per true difference")
-    parser.add_argument("--max-deals", type=int, default=20_000, help="deals a run may take")
+    parser.add_argument("--runs", type=cli._int_converter(1, MAX_RUNS), default=2000,
+                        help=f"simulated tests per true difference, 1 to {MAX_RUNS:,}")  # fmt: skip
+    parser.add_argument("--max-deals", type=cli._int_converter(2, MAX_COMPARE_DEALS), default=20_000,
+                        help=f"deals a run may take, 2 to {MAX_COMPARE_DEALS:,}")  # fmt: skip
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)
-    first, second = read_results(args.first), read_results(args.second)
-    suite = load_suite(first["suite"]["name"])
+    try:
+        suite = load_suite(args.suite) if args.suite else None
+        first = read_results(args.first, suite)
+        suite = suite or load_suite(first["suite"]["name"])
+        second = read_results(args.second, suite)
+        pool, players = paired_pool(first, second, args.cell)
+    except ValueError as error:
+        parser.error(str(error))
     settings = {k: suite.compare[k] for k in ("alpha", "beta", "delta", "min_deals", "block")}
     test = SequentialTest(**settings)
-    pool, players = paired_pool(first, second, args.cell)
     observed = float(pool.mean())
     means = sorted({0.0, test.delta / 2, test.delta, 2 * test.delta, -test.delta, round(observed, 4)})
     rows = simulate(pool, means, test, runs=args.runs, max_deals=args.max_deals)

@@ -10,22 +10,26 @@ differ) and prints the hash.
 
 from __future__ import annotations
 
-import argparse
+import copy
 import json
 import sys
 from pathlib import Path
 
-from uno_env.arena.bench import PUBLISHED, parse_suite, suite_digests, suite_hash, suite_policy_digests
+from uno_env import cli
+from uno_env.arena.bench import PUBLISHED, SuiteError, load_suite, suite_digests, suite_hash, suite_policy_digests
 from uno_env.records import write_atomic
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_suite_digests.py", description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="bench_suite_digests.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("suite", type=Path, help="a suite JSON file")
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
-    document = json.loads(args.suite.read_text(encoding="utf-8"))
-    suite = parse_suite(document, source=str(args.suite))
+    try:
+        suite = load_suite(args.suite)  # checked whole (uno_env.arena.bench.parse_suite)
+    except SuiteError as error:
+        parser.error(str(error))
+    document = copy.deepcopy(suite.document)
     digests, policies = suite_digests(suite), suite_policy_digests(suite)
     if args.check:
         same = digests == document["deal_digests"] and policies == document["policy_digests"]

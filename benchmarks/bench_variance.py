@@ -13,7 +13,6 @@ have mean zero: values within about +-2.5 are what chance gives). `--json FILE` 
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing
 import sys
@@ -22,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from uno_env import cli
 from uno_env.arena import bench
 from uno_env.arena.bench_stats import control_variate
 from uno_env.records import write_atomic
@@ -34,17 +34,29 @@ def play_block(agent: str, opponent: str, table: bench.Table, episode: str, firs
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="bench_variance.py", description=__doc__.split("\n\n")[0])
+    parser = cli.ArgumentParser(prog="bench_variance.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", default="ppo:{preset}")
     parser.add_argument("--opponent", default="counter")
     parser.add_argument("--tables", nargs="+", default=["classic-2p", "classic-4p"], help="uno-bench-v1's table ids")
     parser.add_argument("--episode", default="round", choices=("round", "match"))
-    parser.add_argument("--deals", type=int, default=4000)
-    parser.add_argument("--seed", type=int, default=50_000_000, help="the first deal's seed")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--deals", type=cli._int_converter(2, bench.MAX_DEALS), default=4000,
+                        help=f"deals per table, 2 to {bench.MAX_DEALS:,}")  # fmt: skip
+    parser.add_argument("--seed", type=cli._int_converter(0, bench.MAX_FIRST_SEED), default=50_000_000,
+                        help="the first deal's seed")  # fmt: skip
+    parser.add_argument("--workers", type=bench.WORKERS, default=2, help=f"processes, 1 to {bench.MAX_WORKERS}")
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)
     suite = bench.load_suite("uno-bench-v1")
+    if args.deals < args.workers * bench.LUCK_MIN_DEALS:
+        parser.error(f"each worker's block needs at least {bench.LUCK_MIN_DEALS} deals (the control variate's "
+                     f"covariates and 3): give --deals at least {args.workers * bench.LUCK_MIN_DEALS}")  # fmt: skip
+    try:
+        for table_id in args.tables:
+            suite.table(table_id)
+            for name in (args.agent, args.opponent):
+                bench.check_agent_name(name)
+    except ValueError as error:
+        parser.error(str(error))
     rows = []
     for table_id in args.tables:
         table = suite.table(table_id)
@@ -54,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
             jobs = [pool.submit(play_block, args.agent, args.opponent, table, args.episode, args.seed + int(a),
                                 int(b - a)) for a, b in zip(edges[:-1], edges[1:], strict=True)]  # fmt: skip
             reports = [job.result() for job in jobs]
+        refused = [r for r in reports if r["status"] != "played"]
+        if refused:
+            parser.error(f"{table_id}: {refused[0]['error']}")
         wins = np.concatenate([r["per_deal"]["wins"] for r in reports]) / table.players
         luck = np.concatenate([r["draw_luck"]["per_deal"] for r in reports])
         out = control_variate(wins, luck)

@@ -61,12 +61,23 @@ def test_too_few_deals_are_undecided_unless_final():
 
 
 @pytest.mark.parametrize("settings, message", [({"alpha": 0}, "alpha"), ({"beta": 0.7}, "beta"),
-                                               ({"delta": 1.5}, "delta"), ({"block": 1}, "block")])  # fmt: skip
+                                               ({"delta": 1.5}, "delta"), ({"block": 1}, "block"),
+                                               ({"block": 10**12}, "block is a whole number of deals from 2 to 20,000"),
+                                               ({"min_deals": True}, "min_deals")])  # fmt: skip
 def test_bad_settings_are_refused(settings, message):
     with pytest.raises(ValueError, match=message):
         SequentialTest(**settings)
     with pytest.raises(ValueError, match="differences"):
         decide([0.5, 2.0], TEST)
+
+
+def test_a_simulation_is_bounded():
+    """Its runs and deals are bounded, so that a typo cannot ask for terabytes."""
+    pool = [-0.5, 0.0, 0.5]
+    with pytest.raises(ValueError, match="max_deals is a whole number from 2 to 1,000,000"):
+        simulate(pool, [0.0], TEST, runs=1, max_deals=10**12)
+    with pytest.raises(ValueError, match="runs is a whole number from 1 to 100,000"):
+        simulate(pool, [0.0], TEST, runs=10**9, max_deals=100)
 
 
 def test_simulate_reports_rates_and_deals_per_mean():
