@@ -8,7 +8,8 @@ fails it plays the **fallback**: the first move of the numbered list (the legal 
 counts it (`fallbacks`). A decision with one legal move (a Draw Two stack with nothing to stack on it, no card
 to play but a draw) is played without asking, unless `ask_forced`: its details hold the prompt and no attempts.
 Model errors (an exception from `model`, such as the chat adapter's `ChatError`) are not replies: they propagate
-and stop the game.
+to whoever seated the agent (a tournament stops with that one line; uno-web waits and offers to ask again, or to
+let the agent play its fallback with `play_fallback`, counted like any other).
 
 The agent reads the game through `act_in_games` (as the search agents do), so that `uno-arena`, `uno-play`,
 `uno-web`, `UnoVectorEnv`, the tournament runner and the conformance kit all seat it: each game's state goes
@@ -158,6 +159,18 @@ class TextAgent:
         action, details = self._decide(game, seat)
         self._note([details])
         return action
+
+    def play_fallback(self, game, seat: int | None = None) -> int:
+        """The fallback for `seat`'s decision (default: the deciding seat) in a `Game`, without asking the model:
+        for a table whose model failed and a person chose to go on. Counted in `fallbacks`; its details (in
+        `last_details[0]`) have no attempts."""
+        seat = int(getattr(game, "batch", game).state_array["seat"][0]) if seat is None else int(seat)
+        moves = T.legal_moves(game, seat)
+        action = moves[0].action  # the first move of the list, as when every attempt failed
+        details = {"text": {"format": T.PROMPT_FORMAT, "prompt": T.prompt(game, seat), "attempts": [],
+                            "action": int(action), "fallback": True}}  # fmt: skip
+        self._note([details])
+        return int(action)
 
     def _view(self, state, config, g: int) -> GameBatch:
         """A one-game batch holding game `g` of `state`: what `uno_env.text.prompt` reads (table_view and the

@@ -103,8 +103,8 @@ class TableSession:
     """One game (a round or a match) between a person at `seat` and agents at the other seats.
 
     `opponents` maps every other seat to (name, agent). `act(action)` applies the person's decision,
-    `play_agents()` the agents' turns up to the person's next one; both return the events of what the person's
-    seat saw. `view()` and `knowledge()` are what the seat sees now; `record()` the game so far."""
+    `play_agents()` the agents' turns up to the person's next one, `agent_fallback()` the deciding agent's fallback
+    move without asking it (after its model failed); each returns the events of what the person's seat saw. `view()` and `knowledge()` are what the seat sees now; `record()` the game so far."""
 
     def __init__(self, game: Game, seat: int, opponents: dict[int, tuple[str, Any]]):
         n = game.num_players
@@ -311,6 +311,20 @@ class TableSession:
             message = str(error).removeprefix(f"{self.who(seat)}: ")
             self.problem = f"{self.who(seat)} chose an illegal action; the game stopped"
             return [{"kind": "illegal", "seat": seat, "message": message}]
+        return self._apply(seat, action)
+
+    def agent_fallback(self) -> list[dict[str, Any]]:
+        """Play the deciding agent's fallback move without asking it (its model failed and the person chose to go
+        on): its own counted fallback where it has one (`TextAgent.play_fallback`), else the legal action with the
+        lowest id. ActionRefused when no agent decides now."""
+        if not self.agent_due:
+            raise ActionRefused("no agent decides now")
+        seat = self.game.seat
+        fallback = getattr(self.opponents[seat][1], "play_fallback", None)
+        action = int(fallback(self.game, seat)) if callable(fallback) else min(self.game.legal_action_ids())
+        if action not in self.game.legal_action_ids():
+            self.problem = f"{self.who(seat)} chose an illegal action; the game stopped"
+            return [{"kind": "illegal", "seat": seat, "message": f"its fallback {action} is not legal"}]
         return self._apply(seat, action)
 
     @property

@@ -25,11 +25,16 @@ page when it is served; the upload form sends it as a field) and no cross-site O
 framing. Bodies are capped (`MAX_API_BODY`, `MAX_UPLOAD`), the page's settings are checked and capped before the
 command-line parser sees them, and every `/api/*` error is JSON {"error": "one line"}.
 
-Routes: `GET /` the page; `GET /api/state`; `POST /api/act` {"action": id, "game": number}; `POST /api/new` (the
-next game, or new settings, or a difficulty); `GET /api/record` (a finished game as a record file, with
-`uno_env.records`); `GET /replay` and `POST /replay` (upload a record file, shown with `uno_env.replay.replay_html`
-with a link back to the table; records are data, checked by `uno_env.records.check_record`; no route reads a file
-named by the request). docs/robustness.md lists each route's limits and refusals.
+An agent whose model fails (an OSError, such as the chat adapter's ChatError: its server down, slow or refusing)
+does not end the game with a 500: its turn changes nothing, the page says why in one line (`stalled`) and offers
+to ask it again or to let it play its fallback move (`POST /api/resume`).
+
+Routes: `GET /` the page; `GET /api/state`; `POST /api/act` {"action": id, "game": number}; `POST /api/resume`
+{"how": "retry" or "fallback", "game": number}; `POST /api/new` (the next game, or new settings, or a
+difficulty); `GET /api/record` (a finished game as a record file, with `uno_env.records`); `GET /replay` and
+`POST /replay` (upload a record file, shown with `uno_env.replay.replay_html` with a link back to the table;
+records are data, checked by `uno_env.records.check_record`; no route reads a file named by the request).
+docs/robustness.md lists each route's limits and refusals.
 """
 
 from __future__ import annotations
@@ -73,6 +78,9 @@ MAX_PACE = 5.0
 pace_seconds = cli._float_converter(f"a number of seconds from 0 to {MAX_PACE:g}", lambda x: 0 <= x <= MAX_PACE)
 MAX_FRAMES = 120  # the table after each step since the person's last decision, kept for the page to pace
 MAX_SINCE = 200  # the entries of "since your turn"
+#: how the person may go on after an agent's model failed: ask it again, or let it play its fallback move
+RESUME_CHOICES = ("retry", "fallback")
+MAX_STALL_REASON = 300  # the characters of a model's error said at the table
 #: the page's difficulty levels: the agent each seats at every opponent seat ("{variant}": the game's variant),
 #: each the next one's opponent in docs/web.md's win rates
 DIFFICULTIES = {"easy": "naive", "medium": "counter", "hard": "ppo:{variant}"}
@@ -413,6 +421,7 @@ class WebTable:
             self.dealt = deal
             self.log: list[str] = []
             self.played: dict[str, Any] | None = None  # the card on the pile and its player (None: turned up)
+            self.stalled: dict[str, Any] | None = None  # the agent whose model failed, waited on (`resume`)
             self.round = 1
             self.number += 1
             self._new_window()
@@ -427,11 +436,50 @@ class WebTable:
         self.reveal: dict[str, Any] | None = None
 
     def _play_agents(self) -> None:
-        """The agents' turns up to the person's next decision, each kept as a frame."""
+        """The agents' turns up to the person's next decision, each kept as a frame. When an agent's model fails
+        (an OSError, such as the chat adapter's ChatError: a server down, slow or refusing), its turn changes
+        nothing and the table waits on it (`stalled`, said at the table in one line) until the person resumes."""
         while self.session.agent_due:
             seat = self.game.seat
-            self._tell(self.session.agent_step())
+            try:
+                events = self.session.agent_step()
+            except OSError as error:
+                self._stall(seat, error)
+                return
+            self._tell(events)
             self._frame(seat)
+
+    def _stall(self, seat: int, error: OSError) -> None:
+        """Wait on `seat`, whose model failed with `error`: said in one line in `stalled`, the log and `since`."""
+        reason = " ".join(str(error).split()) or type(error).__name__
+        reason = reason if len(reason) <= MAX_STALL_REASON else reason[: MAX_STALL_REASON - 3] + "..."
+        message = f"{self.session.who(seat)} could not decide: {reason}"
+        self.stalled = {"seat": seat, "message": message, "choices": list(RESUME_CHOICES)}
+        self.log.append(message)
+        self.since.append({"seat": seat, "kind": "stalled", "parts": line_parts([Alarm(message)])})
+        self._trim()
+
+    def resume(self, how: Any, game: Any) -> None:
+        """Go on after an agent's model failed, in game number `game`: ask it again (`how` "retry") or let it play
+        its fallback move (`how` "fallback", counted by a text agent as any other), then the agents' turns up to
+        the person's next decision. `Refused` when no agent is waited on or `how` is neither, `OtherGame` for
+        another game."""
+        with self.lock:
+            if how not in RESUME_CHOICES:
+                raise Refused(f'send {{"how": "retry" or "fallback", "game": NUMBER}}, got how={short(how)}')
+            if isinstance(game, bool) or not isinstance(game, int):
+                raise Refused(f'send {{"how": ..., "game": NUMBER}} with the number of the game, got {short(game)}')
+            if game != self.number:
+                raise OtherGame(f"that is for game {short(game)}, but the table plays game {self.number}: reload the "
+                                "page")  # fmt: skip
+            if self.stalled is None:
+                raise Refused("no agent is waiting to be resumed: the game goes on")
+            seat, self.stalled = self.stalled["seat"], None
+            self.frames[:-1] = []  # the page has shown the steps before: it goes on from the table as it is
+            if how == "fallback":
+                self._tell(self.session.agent_fallback())
+                self._frame(seat)
+            self._play_agents()
 
     def _frame(self, seat: int | None) -> None:
         """Keep the table after `seat`'s decision (None: the deal) for the page to show in turn. A step that added
@@ -468,6 +516,10 @@ class WebTable:
                 elif plain(item).strip():
                     self.log.append(plain(item).rstrip())
                     self.since.append({"seat": event.get("seat"), "kind": kind, "parts": line_parts(item)})
+        self._trim()
+
+    def _trim(self) -> None:
+        """Keep the last `LOG_LINES` lines of the log and `MAX_SINCE` entries of `since` (the frames counting)."""
         del self.log[:-LOG_LINES]
         dropped = max(0, len(self.since) - MAX_SINCE)
         if dropped:
@@ -490,6 +542,8 @@ class WebTable:
             if game != self.number:
                 raise OtherGame(f"that action is for game {short(game)}, but the table plays game {self.number}: "
                                 "reload the page")  # fmt: skip
+            if self.stalled is not None:
+                raise Refused(f"{self.stalled['message']}; ask it again or let it play its fallback move first")
             try:
                 events = self.session.act(action)  # checked against the legal mask
             except ActionRefused as error:
@@ -530,6 +584,7 @@ class WebTable:
                 "difficulties": difficulty_levels(settings.variant, settings.players, list(settings.opponents)),
                 "result": self.result() if over else None,
                 "problem": self.problem,
+                "stalled": self.stalled,
                 "game": {
                     "number": self.number,
                     "variant": settings.variant,
@@ -594,7 +649,7 @@ def replay_available() -> bool:
 
 # ---------------------------------------------------------------------------------------- the app
 TOKEN_SLOT = '<meta name="uno-token" content="">'  # in play.html: where the page gets its token
-API_ROUTES = "GET /api/state, POST /api/act, POST /api/new, GET /api/record"
+API_ROUTES = "GET /api/state, POST /api/act, POST /api/resume, POST /api/new, GET /api/record"
 
 
 class Forbidden(Refused):
@@ -751,6 +806,15 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
             raise Refused(f'send JSON {{"action": ID, "game": NUMBER}}: an action id from 0 to {A.NUM_ACTIONS - 1} '
                           "and the number of the game it is for")  # fmt: skip
         table.act(body["action"], body["game"])
+        return jsonify(table.state())
+
+    @app.post("/api/resume")
+    def resume():
+        body = json_body()
+        if not isinstance(body, dict) or "how" not in body or "game" not in body:
+            raise Refused('send JSON {"how": "retry" or "fallback", "game": NUMBER}: ask the waiting agent again, or '
+                          "let it play its fallback move")  # fmt: skip
+        table.resume(body["how"], body["game"])
         return jsonify(table.state())
 
     @app.post("/api/new")

@@ -6,6 +6,9 @@
  * textContent only. Every POST carries the page's token (the meta uno-token the server put in the page) in the
  * X-Uno-Token header, and an action names its game (the server refuses one meant for another game).
  *
+ * When an agent's model fails (`stalled`), the page says why and offers to ask it again or to let it play its
+ * fallback move (POST /api/resume).
+ *
  * Pacing: an answer to a POST holds `frames`, the table after each decision since yours; the page shows them one
  * at a time, `pace` seconds apart (the pace menu; 0 shows the last at once), then the decision. */
 (function () {
@@ -277,6 +280,10 @@
     var box = $("actions");
     box.textContent = "";
     if (!final) return;
+    if (state.stalled) {
+      renderResume(state.stalled, box);
+      return;
+    }
     state.actions.forEach(function (action) {
       var button = el("button", "web-action");
       button.type = "button";
@@ -293,6 +300,21 @@
       if (action.label && action.label !== action.name) button.appendChild(el("span", "web-action-label", action.label));
       button.addEventListener("click", function () {
         act(action.id);
+      });
+      box.appendChild(button);
+    });
+  }
+
+  /* An agent whose model failed (its chat server down, slow or refusing) is waited on: ask it again, or let it
+   * play its fallback move (POST /api/resume). */
+  function renderResume(stalled, box) {
+    var labels = { retry: "Ask it again", fallback: "Let it play its fallback move" };
+    stalled.choices.forEach(function (how) {
+      var button = el("button", "web-action web-resume", labels[how] || how);
+      button.type = "button";
+      button.setAttribute("data-resume", how);
+      button.addEventListener("click", function () {
+        send("POST", "/api/resume", { how: how, game: current ? current.game.number : null });
       });
       box.appendChild(button);
     });
@@ -482,8 +504,10 @@
     $("open-record").hidden = !state.replay;
     var prompt = $("prompt");
     if (view.done) prompt.textContent = final ? "The game is over. Start a new game, or save this one as a record." : "";
+    else if (final && state.stalled) prompt.textContent = state.stalled.message;
     else if (final && state.actions.length) prompt.textContent = state.prompt;
     else prompt.textContent = "Waiting for " + state.names[view.deciding] + "\u2026";
+    prompt.classList.toggle("web-stalled", final && !!state.stalled);
     $("you").classList.toggle("web-your-turn", final && state.actions.length > 0);
     renderTable(state, view, played, final ? null : frame.seat, reveal);
     renderReveal(state, reveal, !!reveal && !view.done);

@@ -104,6 +104,23 @@ def test_a_good_second_reply_is_played():
     assert attempts[1] == {"reply": "MOVE: 2", "move": game.action_id("play R7"), "error": None}
 
 
+def test_after_a_model_error_the_fallback_can_be_played_unasked_and_is_counted():
+    def down(text: str) -> str:
+        raise ConnectionError("the server is down")
+
+    game = deal("classic", [["R7", "R5", "B2"], ["G1", "G2"]], top="R1")
+    agent = TextAgent(down)
+    with pytest.raises(ConnectionError):
+        agent.decide(game)
+    assert agent.play_fallback(game) == game.action_id("play R5")  # the first move of the list: the lowest id
+    assert agent.last_details[0]["text"] == {"format": PROMPT_FORMAT, "prompt": prompt(game, 0), "attempts": [],
+                                             "action": game.action_id("play R5"), "fallback": True}  # fmt: skip
+    assert agent.stats() == {"decisions": 1, "asked": 0, "fallbacks": 1, "retried": 0, "prompt_chars": 0,
+                             "reply_chars": 0}  # fmt: skip
+    with pytest.raises(ValueError, match="seat 1 does not decide now"):
+        agent.play_fallback(game, seat=1)
+
+
 def test_the_agent_refuses_bad_settings_and_bad_models():
     with pytest.raises(TypeError, match="model must be a callable"):
         TextAgent("gpt")

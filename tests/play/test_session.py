@@ -207,3 +207,19 @@ def test_the_knowledge_holds_the_colours_guessed_wrong_for_the_own_forehead_card
     assert session.knowledge()["wrong_guesses"] == [["pink"]]
     session.act(session.game.action_id("color blue"))
     assert session.knowledge()["wrong_guesses"] == [["pink", "blue"]]
+
+
+def test_an_agents_fallback_is_its_own_counted_one_or_the_lowest_legal_action():
+    from uno_env.agents import TextAgent
+
+    deal = {"dealer": 0, "top": "R1", "hands": [["R5", "R7", "B2"], ["G1", "G2", "R9"]]}  # seat 1 decides first
+    text = TextAgent(lambda prompt: "MOVE: 2")
+    session = TableSession(Game("classic", 2, deal=deal), 0, {1: ("llm", text)})
+    events = session.agent_fallback()  # unasked: its model is not called
+    assert session.actions == [session.game.action_id("play R9")] and text.fallbacks == 1 and text.asked == 0
+    assert events[0]["kind"] == "play" and events[0]["seat"] == 1 and session.deciding
+    with pytest.raises(ActionRefused, match="no agent decides now"):
+        session.agent_fallback()
+    plain_agent = TableSession(Game("classic", 2, deal=deal), 0, {1: ("keeper", DrawAndKeep())})
+    plain_agent.agent_fallback()  # no fallback of its own: the legal action with the lowest id
+    assert plain_agent.actions == [min(Game("classic", 2, deal=deal).legal_action_ids())]

@@ -18,12 +18,16 @@ from web_client import (  # tests/play/web_client.py
     missing_browser,
     need,
     page_client,
+    served,
     start_chromium,
     table,
     wait_for,
 )
 
-from uno_env.play import web
+from uno_env import Game
+from uno_env.agents import TextAgent
+from uno_env.agents.openai_chat import ChatError
+from uno_env.play import session, web
 from uno_env.render import table_view
 
 SCREENSHOTS = Path("/tmp")
@@ -146,6 +150,99 @@ def test_requests_for_another_host_and_other_files_are_refused():
     assert bad.status_code == 400 and b"not a valid record" in bad.get_data()
 
 
+# ---------------------------------------------------------------------------------------- a model that fails
+DOWN = "the chat server http://127.0.0.1:9/v1/chat/completions answered HTTP 503: overloaded (tried 3 times)"
+#: you (seat 0) decide first, on R1 with R5 R7 B2; the agent's seat holds G1 G2 R9
+SMALL_DEAL = {"dealer": 1, "top": "R1", "hands": [["R5", "R7", "B2"], ["G1", "G2", "R9"]]}
+
+
+class FlakyChat:
+    """A chat model that fails as the chat adapter does when its server is down (`down`), else answers 'MOVE: 1'."""
+
+    name = "llm:flaky"
+
+    def __init__(self):
+        self.down, self.calls = True, 0
+
+    def __call__(self, prompt: str) -> str:
+        self.calls += 1
+        if self.down:
+            raise ChatError(DOWN)
+        return "MOVE: 1"
+
+
+@pytest.fixture
+def flaky(monkeypatch):
+    """An app whose opponent `llm` is a text agent over a FlakyChat; yields (app, client, agent, chat)."""
+    chat = FlakyChat()
+    agent = TextAgent(chat, name="llm")
+    monkeypatch.setattr(session, "make_agent", lambda name, seed, trust: agent)
+    app = make_app("--opponents", "llm")
+    table(app).new_game(deal=SMALL_DEAL)  # game 2 (the first one's agent may have failed already)
+    chat.calls = 0
+    return app, page_client(app), agent, chat
+
+
+def test_when_the_agents_model_fails_the_table_waits_says_why_and_asks_again_on_request(flaky):
+    app, client, agent, chat = flaky
+    before = client.get("/api/state").get_json()
+    assert before["stalled"] is None and before["actions"]
+    answer = client.post("/api/act", json={"action": Game().action_id("play R5"), "game": 2})
+    assert answer.status_code == 200  # not a 500: the failure is the agent's, said at the table
+    state = answer.get_json()
+    message = f"Player 1 (llm) could not decide: {DOWN}"
+    assert state["stalled"] == {"seat": 1, "message": message, "choices": ["retry", "fallback"]}
+    assert state["log"][-1] == message and state["since"][-1]["kind"] == "stalled"
+    assert state["actions"] == [] and "\n" not in message
+    expected = Game("classic", 2, deal=SMALL_DEAL)
+    expected.step("play R5")  # your move stands; the agent's turn changed nothing
+    assert table(app).game.describe() == expected.describe() and state["view"] == table_view(expected, 0)
+
+    refused = client.post("/api/act", json={"action": Game().action_id("draw"), "game": 2})
+    assert refused.status_code == 400
+    assert refused.get_json()["error"] == f"{message}; ask it again or let it play its fallback move first"
+
+    again = client.post("/api/resume", json={"how": "retry", "game": 2}).get_json()  # still down: still waiting
+    assert again["stalled"]["message"] == message and chat.calls == 2 and again["log"].count(message) == 2
+    chat.down = False
+    resumed = client.post("/api/resume", json={"how": "retry", "game": 2}).get_json()
+    assert resumed["stalled"] is None and chat.calls == 3 and agent.fallbacks == 0
+    assert table(app).session.actions[:2] == [Game().action_id("play R5"), Game().action_id("play R9")]
+    assert resumed["actions"] or resumed["view"]["done"]  # your decision again (or the game is over)
+
+
+def test_the_person_may_let_the_failing_agent_play_its_counted_fallback(flaky):
+    app, client, agent, chat = flaky
+    client.post("/api/act", json={"action": Game().action_id("play R5"), "game": 2})
+    assert table(app).stalled is not None and chat.calls == 1
+    state = client.post("/api/resume", json={"how": "fallback", "game": 2}).get_json()
+    assert state["stalled"] is None and chat.calls == 1 and agent.fallbacks == 1  # played without asking
+    assert table(app).session.actions[1] == Game().action_id("play R9")  # the first move of its list (draw: 2nd)
+    assert state["actions"] or state["view"]["done"]
+
+
+def test_resuming_is_refused_in_one_line_unless_an_agent_waits(flaky):
+    app, client, agent, chat = flaky
+    for body, status, error in [
+        ({"how": "retry", "game": 2}, 400, "no agent is waiting to be resumed: the game goes on"),
+        ({"how": "again", "game": 2}, 400, 'send {"how": "retry" or "fallback", "game": NUMBER}, got how=\'again\''),
+        ({"how": "retry", "game": 1}, 409, "that is for game 1, but the table plays game 2: reload the page"),
+        ({"how": "retry"}, 400, 'send JSON {"how": "retry" or "fallback", "game": NUMBER}'),
+    ]:
+        answer = client.post("/api/resume", json=body)
+        assert answer.status_code == status and answer.get_json()["error"].startswith(error)
+
+
+def test_a_model_that_fails_before_your_first_decision_leaves_a_new_game_waiting(flaky):
+    app, client, agent, chat = flaky
+    table(app).new_game(deal={**SMALL_DEAL, "dealer": 0})  # the agent's seat decides first
+    state = client.get("/api/state").get_json()
+    assert state["stalled"]["seat"] == 1 and state["actions"] == [] and table(app).session.actions == []
+    chat.down = False
+    state = client.post("/api/resume", json={"how": "retry", "game": 3}).get_json()
+    assert state["stalled"] is None and state["actions"] and len(table(app).session.actions) == 1
+
+
 # ---------------------------------------------------------------------------------------- the browser
 @pytest.fixture(scope="module")
 def server():
@@ -255,3 +352,26 @@ def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_pa
     browser.find_element(By.ID, "record").send_keys(str(bad))
     browser.find_element(By.ID, "open").click()
     assert "not a valid record" in wait_for(lambda: browser.find_elements(By.ID, "error"), what="the error")[0].text
+
+
+def test_the_page_says_why_an_agent_waits_and_offers_to_retry_or_fall_back(flaky, chrome):
+    browser = need(chrome)
+    from selenium.webdriver.common.by import By
+
+    app, client, agent, chat = flaky
+    with served(app) as url:
+        browser.get(url + "/")
+        body = browser.find_element(By.TAG_NAME, "body")
+        wait_for(lambda: int(body.get_attribute("data-rendered")) >= 1, what="the first table")
+        browser.find_element(By.CSS_SELECTOR, "#actions button[data-action='play R5']").click()
+        prompt = browser.find_element(By.ID, "prompt")
+        wait_for(lambda: "could not decide" in prompt.text, what="the agent's failure", page=browser)
+        assert prompt.text == f"Player 1 (llm) could not decide: {DOWN}" and not error_text(browser)
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+        assert [(b.get_attribute("data-resume"), b.text) for b in buttons] == [
+            ("retry", "Ask it again"), ("fallback", "Let it play its fallback move")]  # fmt: skip
+        seen = int(body.get_attribute("data-rendered"))
+        buttons[1].click()
+        wait_for(lambda: int(body.get_attribute("data-rendered")) > seen, what="the table after the fallback")
+        assert "Your turn" in prompt.text and agent.fallbacks == 1 and chat.calls == 1 and not error_text(browser)
+        assert browser.find_elements(By.CSS_SELECTOR, "#actions button[data-action-id]")

@@ -24,8 +24,8 @@ from uno_env.render import table_view
 
 #: the statuses uno-web answers with (docs/robustness.md): never a 5xx
 DOCUMENTED_STATUSES = {200, 204, 400, 403, 404, 405, 409, 413}
-#: the keys of a table answer (GET /api/state, POST /api/act, POST /api/new)
-STATE_KEYS = {"view", "actions", "prompt", "colors", "names", "log", "result", "problem", "game", "agents",
+#: the keys of a table answer (GET /api/state, POST /api/act, POST /api/resume, POST /api/new)
+STATE_KEYS = {"view", "actions", "prompt", "colors", "names", "log", "result", "problem", "stalled", "game", "agents",
               "variants", "record", "replay", "since", "frames", "played", "reveal", "forehead", "pace",
               "difficulties"}  # fmt: skip
 
@@ -367,8 +367,8 @@ def test_a_text_file_as_a_policy_is_one_line_on_the_command_line_and_a_json_400_
 
 # ---------------------------------------------------------------------------------------- the fuzz
 METHODS = ["GET", "POST", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]
-PATHS = ["/", "/api/state", "/api/act", "/api/act", "/api/new", "/api/record", "/api/nothing", "/api/act/",
-         "/replay", "/favicon.ico", "/static/play.js", "/uno-static/table.js", "/uno-static/..%2Fgame.py",
+PATHS = ["/", "/api/state", "/api/act", "/api/act", "/api/new", "/api/resume", "/api/record", "/api/nothing",
+         "/api/act/", "/replay", "/favicon.ico", "/static/play.js", "/uno-static/table.js", "/uno-static/..%2Fgame.py",
          "/static/../web.py"]
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
