@@ -26,6 +26,11 @@ win rate of the candidate with its 95% interval by deal (`uno_env.arena.ratings.
 its mean points, and per deal its wins and its Bradley-Terry comparisons with the opponent, so that two results
 files compare deal by deal and a leaderboard refits the ratings with intervals by deal (`leaderboard`).
 `compare` runs the sequential test of `uno_env.arena.bench_stats` on paired deals of one table.
+
+Suites and results files are data from anyone: each is checked whole when it is read (`parse_suite`,
+`check_results`), every field's type and range, before anything is played or computed, and refused in one line that
+names the file and the field; what a suite may ask for is bounded (`MAX_DEALS`, `MAX_SUITE_DEALS`, ...). Names are
+shown as text on the leaderboard's pages and in the terminal (`markdown_text`, `visible`).
 """
 
 from __future__ import annotations
