@@ -232,6 +232,24 @@ class TerminalGame:
             return -1, f"{self.names[action]!r} is not legal now; choose one of the list."
         return -1, f"{text!r} is neither a number on the list nor an action; choose from 1 to {len(legal)}."
 
+    def agent_turn(self) -> list[dict[str, Any]]:
+        """The deciding agent's move; when its model fails (a `ChatError`, any OSError) the game waits on the
+        person: ask it again, play its counted fallback move, or quit. Nothing changes until one is chosen."""
+        while True:
+            try:
+                return self.session.agent_step()
+            except OSError as error:
+                who = self.session.who(self.game.seat)
+                self.say(Text(f"{who} could not decide: {error}", style="bold red"))
+            while True:
+                text = self.ask("r to ask it again, f to let it play its fallback move, q to quit: ").strip().lower()
+                if text in QUIT_WORDS:
+                    raise Quit
+                if text in ("f", "fallback"):
+                    return self.session.agent_fallback()
+                if text in ("r", "retry"):
+                    break
+
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
         """Play to the end (or until the person quits): 0, or 1 when an agent chose an illegal action."""
@@ -246,7 +264,7 @@ class TerminalGame:
                     shown_for = steps
                     self.tell(session.act(action))
                 else:
-                    self.tell(session.agent_step())
+                    self.tell(self.agent_turn())
                 if session.problem is not None:
                     return 1
             return 0

@@ -214,3 +214,29 @@ def test_bad_arguments_exit_with_code_2_and_say_what_exists(argv, says, capsys):
         main(argv, input_fn=scripted_input(), console=plain_console())
     assert stop.value.code == 2
     assert says in capsys.readouterr().err
+
+
+def test_when_an_agents_model_fails_the_person_retries_or_lets_it_play_its_fallback(monkeypatch):
+    from uno_env.agents import TextAgent
+    from uno_env.agents.openai_chat import ChatError
+    from uno_env.play import session
+
+    calls = []
+
+    def chat(prompt: str) -> str:
+        calls.append(prompt)
+        if len(calls) == 1:
+            raise ChatError("cannot reach the chat server http://127.0.0.1:9/v1/chat/completions: refused")
+        raise ChatError("still down")
+
+    agent = TextAgent(chat, name="llm")
+    monkeypatch.setattr(session, "make_agent", lambda name, seed, trust: agent)
+    console = plain_console()
+    entries = ["draw", "x", "r", "f", "q"]  # you draw; the model fails; a bad entry; ask again; its fallback
+    code = main(["--seed", "4", "--opponents", "llm"], input_fn=scripted_input(*entries, then="q"), console=console)
+    text = output(console)
+    assert code == 0 and "Traceback" not in text
+    assert "Player 1 (llm) could not decide: cannot reach the chat server" in text
+    assert "Player 1 (llm) could not decide: still down" in text and len(calls) == 2
+    assert text.count("r to ask it again, f to let it play its fallback move, q to quit:") == 3
+    assert agent.fallbacks == 1 and re.search(r"Player 1 \(llm\) (plays|draws|passes|chooses)", text)
