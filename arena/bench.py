@@ -585,7 +585,8 @@ def play_cell(job: CellJob) -> dict:
         records = play_games(agents, lineup, cell.table.rules, games=games, seed=cell.first_seed,
                              batch_size=job.batch_size, episode=cell.episode, trace=traces)  # fmt: skip
     except USER_ERRORS as error:
-        return {**_cell_head(cell), "status": "refused", "error": " ".join(str(error).split())}
+        message = visible(" ".join(str(error).split()))[:MAX_TEXT]  # one line of text, as a results file holds it
+        return {**_cell_head(cell), "status": "refused", "error": message}
     report = {**_cell_head(cell), **cell_report(records, cell.table.players)}
     if job.luck:
         report["draw_luck"] = luck_report(cell, records, [traces[game] for game in range(games)])

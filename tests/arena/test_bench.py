@@ -171,6 +171,7 @@ def test_a_table_the_candidate_cannot_play_is_reported_refused(smoke):
     results = run_suite("ppo:agents/policies/classic-2p.pt", smoke, tables=["classic-4p"])
     assert {c["status"] for c in results["cells"]} == {"refused"}
     assert all("2 players" in c["error"] for c in results["cells"])
+    bench.check_results(results, smoke)  # a refused cell is a valid cell of a results file
 
 
 def test_results_files_round_trip_and_are_checked(tmp_path, greedy_results):
