@@ -51,6 +51,7 @@ def learner_rate(args) -> tuple[float, str]:
     from uno_env import observation as O
     from uno_env.agents.policy import PolicyNetwork, sample_actions
     from uno_env.train import native_ppo
+    from uno_env.train.batch import Batch
 
     config = native_ppo.Config(
         players=args.players, **{key: value for key, value in (
@@ -82,11 +83,10 @@ def learner_rate(args) -> tuple[float, str]:
                 values.append(value)
             values = torch.stack(values)
             advantages = native_ppo.gae(rewards, values, dones, values[-1], config.gamma, config.gae_lambda)
-        batch = {"obs": obs.reshape(t_len * b, -1), "masks": masks.reshape(t_len * b, -1),
-                 "critic_obs": obs.new_zeros((t_len * b, 0)), "oracle": obs.new_zeros((t_len * b, 0)),
-                 "actions": torch.stack(actions).reshape(-1), "logp": torch.stack(logp).reshape(-1),
-                 "advantages": advantages.reshape(-1), "returns": (advantages + values).reshape(-1)}  # fmt: skip
-        native_ppo.ppo_update(network, network, optimizer, batch, config)
+        batch = Batch(obs=obs.reshape(t_len * b, -1), masks=masks.reshape(t_len * b, -1),
+                      actions=torch.stack(actions).reshape(-1), logp=torch.stack(logp).reshape(-1),
+                      advantages=advantages.reshape(-1), returns=(advantages + values).reshape(-1))  # fmt: skip
+        native_ppo.ppo_update(network, optimizer, batch, config)
 
     one_update()  # warm-up
     updates = max(1, args.native_steps // (t_len * b))

@@ -303,14 +303,21 @@ class ConfigParser(ArgumentParser):
 
 
 def parser_from_dataclass(
-    config_class: type, *, prog: str, description: str | None = None, **kwargs: Any
+    config_class: type,
+    *,
+    prog: str,
+    description: str | None = None,
+    parser_class: type[ConfigParser] = ConfigParser,
+    **kwargs: Any,
 ) -> ConfigParser:
-    """A parser with a flag for every field of `config_class`, documented by the field's docstring and default.
+    """A parser (a `parser_class`) with a flag for every field of `config_class`, documented by the field's docstring
+    and default.
 
     `foo_bar` becomes `--foo-bar`; a bool `--x/--no-x`; a tuple takes several values (none allowed when its
     default is empty); `X | None` takes an X. ints and floats are checked (`integer`, `number`, or the converter
     given with `Annotated`); the shared vocabulary (`SHARED_FIELDS`) comes from its `add_*` helper."""
-    parser = ConfigParser(config_class, prog=prog, description=description or inspect.getdoc(config_class), **kwargs)
+    description = description or inspect.getdoc(config_class)
+    parser = parser_class(config_class, prog=prog, description=description, **kwargs)
     docs = field_docstrings(config_class)
     hints = typing.get_type_hints(config_class, include_extras=True)
     for field in dataclasses.fields(config_class):
