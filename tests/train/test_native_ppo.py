@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import numpy as np
@@ -216,6 +217,41 @@ def test_native_ppo_refuses_bad_settings(capsys, tmp_path):
         with pytest.raises(SystemExit) as stop:
             native_ppo.main([*argv, "--out", str(tmp_path)])
         assert stop.value.code == 2 and says in capsys.readouterr().err
+
+
+#: fixed-seed runs of the tiny settings on the CPU and the sha256 of their weights (`weights_digest`): the same run
+#: gives the same numbers, so a change here is a change of the trainer's arithmetic, its random draws or their
+#: order, never a side effect of moving code. Pinned with torch's CPU build of PINNED_TORCH.
+PINNED_TORCH = "2.13.0"
+PINNED_RUNS = {
+    "plain": ([], "5596cc8e9547740af23ef0f7e53150bb20592655e014ee3212ec8840b585a811"),
+    "aids": (["--critic", "seer", "--hand-loss", "1", "--oracle", "0.5", "--imitate", "counter", "--imitate-steps",
+              "1024"], "f3027acf9528e5f2bae04fb3cc835d70818eb1c1fa6d842bfc27885a268991a0"),
+}  # fmt: skip
+
+
+def weights_digest(state: dict) -> str:
+    """sha256 of a checkpoint's weights: each module's state dict, its tensors in order with their names."""
+    digest = hashlib.sha256()
+    for key in ("network", "critic", "hand_head", "oracle"):
+        for name, tensor in (state[key] or {}).items():
+            digest.update(f"{key}.{name}".encode())
+            digest.update(tensor.contiguous().numpy().tobytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("name", PINNED_RUNS)
+def test_a_fixed_seed_run_trains_the_same_weights(name, tmp_path):
+    """Four updates (two of imitation with the aids), evaluations and snapshots included, give bit-identical weights.
+    The minutes are so many that the clock-driven schedules (learning rate, oracle, teacher) stay at their start."""
+    if torch.__version__.split("+")[0] != PINNED_TORCH:
+        pytest.skip(f"the digests are pinned with torch {PINNED_TORCH}; another version may round differently")
+    from uno_env.train import native_ppo
+
+    flags, expected = PINNED_RUNS[name]
+    native_ppo.train(native_ppo.parse_args([*TINY_NATIVE, *flags, "--total-steps", "2048", "--minutes", "1e18",
+                                            "--device", "cpu", "--out", str(tmp_path)]))  # fmt: skip
+    assert weights_digest(torch.load(tmp_path / "checkpoint.pt", weights_only=True)) == expected
 
 
 def test_gae_matches_a_hand_computation():
