@@ -125,5 +125,12 @@ def random_legal_actions(action_masks: np.ndarray, rng: np.random.Generator) -> 
     return actions
 
 
+def __getattr__(name: str):
+    """Names that moved out of this module answer here for one release (`uno_env.deprecated`)."""
+    from .deprecated import moved_name
+
+    return moved_name(__name__, name)
+
+
 if __doc__:  # None under python -OO
     __doc__ += "\n" + actions_markdown()

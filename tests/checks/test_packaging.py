@@ -70,6 +70,35 @@ def test_a_users_own_agents_and_train_modules_live_beside_ours(wheel, tmp_path):
     assert "No module named 'agents'" in elsewhere.stderr
 
 
+def test_old_paths_answer_in_an_installed_wheel(wheel, tmp_path):
+    """The deprecated module paths (`uno_env.deprecated`) work from a wheel; the one whose new home is a file of the
+    repository (not installed) is one line naming it."""
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    check = (
+        "import warnings\n"
+        "warnings.simplefilter('ignore', DeprecationWarning)\n"
+        "import uno_env.agents.arena, uno_env.agents.ratings, uno_env.replay_cli, uno_env.arena.tournament\n"
+        "from uno_env.actions import RandomPlay\n"
+        "from uno_env.seats import RandomPlay as new\n"
+        "assert uno_env.agents.arena is uno_env.arena.tournament and RandomPlay is new\n"
+        "assert uno_env.replay_cli.__file__.endswith('uno_env/play/replay_cli.py'), uno_env.replay_cli.__file__\n"
+        "try:\n"
+        "    import uno_env.agents.search\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check], cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.strip().startswith("uno_env.agents.search moved to benchmarks/search_gauge.py")
+
+
 # the distribution that installs each module `uno_env.extras` names
 DISTRIBUTION_OF_MODULE = {
     "torch": "torch", "tensorboard": "tensorboard", "stable_baselines3": "stable-baselines3",

@@ -18,6 +18,7 @@ from PIL import Image
 from uno_env import Game
 from uno_env import cards as C
 from uno_env.picture import HEIGHT, WIDTH, draw_table
+from uno_env.play.replay_cli import main
 from uno_env.records import dumps_record, save_record
 from uno_env.render import sees_moment, table_view
 from uno_env.replay import (
@@ -35,7 +36,6 @@ from uno_env.replay import (
     step_caption,
     view_frames,
 )
-from uno_env.replay_cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 COLORS = Game("unocorns", 3).rules.colors
@@ -194,7 +194,7 @@ def test_the_page_links_back_where_told_and_refuses_other_links(record):
 
 def test_uno_replay_is_a_console_script():
     scripts = (ROOT / "pyproject.toml").read_text().split("[project.scripts]")[1].split("\n[")[0]
-    assert re.search(r'^uno-replay = "uno_env\.replay_cli:main"$', scripts, re.M)
+    assert re.search(r'^uno-replay = "uno_env\.play\.replay_cli:main"$', scripts, re.M)
 
 
 def test_uno_replay_writes_the_page_beside_the_record_and_a_seat_gif(record, record_file, capsys):

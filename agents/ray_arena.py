@@ -1,0 +1,5 @@
+"""The old path of `uno_env.arena.ray_workers`: deprecated, gone in 0.5.0 (`uno_env.deprecated`)."""
+
+from uno_env.deprecated import alias_module
+
+alias_module(__spec__.name, run=__name__ == "__main__")

@@ -1,0 +1,6 @@
+"""The old path of `benchmarks/search_gauge.py` (a file of the repository, not installed): deprecated, gone in
+0.5.0 (`uno_env.deprecated`)."""
+
+from uno_env.deprecated import alias_module
+
+alias_module(__spec__.name, run=__name__ == "__main__")
