@@ -38,6 +38,7 @@ worlds its seat cannot tell apart.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -47,7 +48,7 @@ from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
 
-from .base import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS, SearchAgent
+from .base import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS, SearchAgent, bind
 from .counter import CounterAgent, counter_decide
 
 ROLLOUTS = ("counter", "random")
@@ -212,14 +213,15 @@ def world_log_weight(root, world, cfg, log_ratio):
 @njit(cache=True, nogil=True)
 def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rollout, model_others, level, off,
            obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail, done, diff,
-           diff_sq, log_ratio, weights):  # fmt: skip
+           diff_sq, log_ratio, weights, default):  # fmt: skip
     """Run about `iterations` more iterations from the 1-game state `root` (never changed) into the tree (keys,
     slots, count; visits, wins, avail per node and action). With `paired`, each world is played once after every
     root action (whole rounds of them), and diff, diff_sq (per action) sum the paired differences of its wins
     and the rollout policy's choice's; done = (iterations, worlds, paired worlds). With a belief (`log_ratio` (N,
     kinds) not all zero: `world_log_weight`), each paired world counts with the weight exp(log weight), and
     weights = (sum of the weights, sum of their squares). Returns the root's node (-1: not added) and the rollout
-    policy's choice there."""
+    policy's choice there, or `default` when it is an action (>= 0: a network's move that the paired root keeps
+    unless another wins clearly more)."""
     world = root.copy()
     probe = root.copy()
     weighted = np.any(log_ratio != 0.0)
@@ -231,6 +233,8 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
     legal = np.flatnonzero(mask[0]).copy()
     root_node, _ = _find_or_add(keys, slots, _node_key(obs[0], me, root[0].steps), count, visits.shape[0])
     preferred = _choose(root, cfg, level, off, obs, mask, rng, points, counts, params, act, rollout)
+    if default >= 0:
+        preferred = default
     won = np.zeros(legal.shape[0])
     target = done[0] + iterations
     while done[0] < target:
@@ -296,6 +300,7 @@ class ISMCTSAgent(SearchAgent):
         max_nodes: int | None = None,
         belief: bool = False,
         belief_power: float = 1.0,
+        prior: Any = None,
     ):
         if (iterations is None) == (milliseconds is None):
             if iterations is None:
@@ -345,8 +350,18 @@ class ISMCTSAgent(SearchAgent):
             self.observation = "seer"  # it sees every card: refused where honesty is checked (check_agent)
         elif belief:
             self.observation = "belief"  # the model reads the seat's belief observation; the search still 'knowledge'
+        if prior is not None and not (callable(getattr(prior, "act", None)) and hasattr(prior, "observation")):
+            raise ValueError(f"prior must be an agent that acts on observations (a policy), got {prior!r}")
+        if prior is not None and prior.observation == "seer" and not seer:
+            raise ValueError("a prior that reads the seer observation sees every hand: only the seer may use it")
+        if prior is not None and root != "paired":
+            raise ValueError("a prior sets the paired root's default move: it needs root='paired'")
+        self.prior = prior  # the root's default move (else the rollout policy's), e.g. a trained network
+        self._prior_spec = None
         kind = "seer" if seer else "ismcts-belief" if belief else "ismcts"
         self.name = kind + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
+        if prior is not None:
+            self.name += f":prior={getattr(prior, 'name', 'policy')}"
         if belief and self.belief_power != 1.0:
             self.name += f":power{self.belief_power:g}"
         self._counter = CounterAgent(seed=self.seed)
@@ -365,6 +380,9 @@ class ISMCTSAgent(SearchAgent):
             from .belief import load_belief
 
             self.belief = load_belief(rules.variant, num_players=spec.num_players)
+        if self.prior is not None:
+            self._prior_spec = O.ObservationSpec(self.prior.observation, spec.num_players)
+            bind(self.prior, self._prior_spec, rules)
         if spec.level != "knowledge":
             spec = O.ObservationSpec("knowledge", spec.num_players)
         self.spec = spec
@@ -392,6 +410,19 @@ class ISMCTSAgent(SearchAgent):
         if self.belief is not None:
             ratio[1:] = self.belief_power * self.belief.log_odds(np.asarray(seen, np.int8)[None])[0]
         return ratio
+
+    def _prior_choice(self, root, config, seen, legal) -> int:
+        """The prior's move at the root, from the seat's own observation at the prior's level."""
+        spec = self._prior_spec
+        if spec.level == "knowledge":
+            obs = np.asarray(seen, np.int8)[None]
+        else:
+            obs = np.zeros((1, spec.size), np.int8)
+            O.observe_one(root, config, 0, root[0].seat, spec.index, spec.offsets, obs[0],
+                          np.zeros(A.NUM_ACTIONS, np.int8))  # fmt: skip
+        mask = np.zeros((1, A.NUM_ACTIONS), np.int8)
+        mask[0, legal] = 1
+        return int(self.prior.act(obs, mask)[0])
 
     def _policy_choice(self, root, config, seen) -> int:
         """The rollout policy's action, with the generator the search would have used."""
@@ -423,13 +454,15 @@ class ISMCTSAgent(SearchAgent):
         act = np.zeros(1, np.int64)
         rollout = ROLLOUTS.index(self.rollout)
         paired = self.root == "paired"
+        default = self._prior_choice(root, config, seen, legal) if self.prior is not None else -1
         start = time.perf_counter()
 
         def run(n: int):
             return search(root, config, n, self.exploration, self.widening, paired, seed, self.seer, rollout,
                           self.others == "model", spec.index, spec.offsets, obs, mask, rng, counter._points,
                           counter._counts, counter.kernel_params(), act, self._keys, self._slots, count,
-                          self._visits, self._wins, self._avail, done, diff, diff_sq, log_ratio, weights)  # fmt: skip
+                          self._visits, self._wins, self._avail, done, diff, diff_sq, log_ratio, weights,
+                          default)  # fmt: skip
 
         if self.iterations is not None:
             node, preferred = run(self.iterations)

@@ -93,14 +93,19 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
             settings["root"] = part
         elif part == "wide":
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
+        elif part.startswith("prior=") and name in ("ismcts", "seer"):
+            from .policy import PolicyAgent  # a policy file is plain data: it never needs trust
+
+            settings["prior"] = PolicyAgent(part[6:], name=f"ppo:{part[6:]}")  # the root's default move
         elif name == "ismcts-belief" and part.startswith("power") and _is_number(part[5:]):
             settings["belief_power"] = float(part[5:])  # the worlds' odds to this power (ismcts-belief:100:power0.2)
         else:
             raise ValueError(
                 f"{name}: after the name come a budget, a number of iterations (ismcts:500) or of "
                 f"milliseconds (ismcts:20ms) in ASCII digits, a rollout ({', '.join(ROLLOUTS)}), how the other seats "
-                f"are played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}) and "
-                f"'wide'; got {part[:40]!r}"
+                f"are played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}), "
+                f"'wide' and prior=FILE.pt (a policy whose move the root keeps unless another wins clearly more); "
+                f"got {part[:40]!r}"
             )
     return settings
 
@@ -162,7 +167,8 @@ TEXT_HELP = "llm[:MODEL] (a language model behind an OpenAI-compatible chat API:
 # Search agents by NAME or NAME:BUDGET (iterations, or milliseconds as 20ms): loader(argument, seed, trust).
 SEARCHES = {"ismcts": _ismcts, "ismcts-belief": _ismcts_belief, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
 SEARCH_HELP = (
-    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide], ismcts-belief[:...] (worlds "
+    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide][:prior=FILE.pt], "
+    "ismcts-belief[:...] (worlds "
     "weighed by the shipped belief model), seer[:...] (sees every hand), openspiel-ismcts[:ITERATIONS]"
 )
 

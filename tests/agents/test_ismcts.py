@@ -226,3 +226,34 @@ def test_a_budget_is_read_in_ascii_digits_only(digits):
         search_budget("ismcts", "6ms", most_iterations=10, most_milliseconds=5)
     with pytest.raises(ValueError, match="iterations must be an int from 1 to 100,000"):
         ISMCTSAgent(0, iterations=100_001)
+
+
+def test_a_prior_sets_the_paired_roots_default_move_and_stays_blind():
+    import torch
+
+    from uno_env.agents.policy import PolicyAgent, PolicyNetwork
+
+    torch.manual_seed(0)
+    network = PolicyNetwork("knowledge", 3, hidden=(16,))
+    torch.nn.init.normal_(network.policy_head.weight, std=1.0)  # a decided (untrained) policy, unlike counter
+    prior = PolicyAgent(network, name="net")
+    venv = UnoVectorEnv("classic", 3, num_envs=16, learner_seats=[0], opponents=make_agent("counter", seed=1))
+    search = bound(ISMCTSAgent(0, iterations=24, z=1e9, prior=PolicyAgent(network, name="net")), venv.game, 3)
+    bind_prior = PolicyAgent(network, name="net")
+    bind_prior.bind(O.ObservationSpec("knowledge", 3), venv.rules)
+    obs, masks = venv.reset(seed=9)
+    differs = 0
+    for _ in range(6):
+        chosen = agent_actions(search, venv.game.state_array, venv.game.config_array, np.arange(16), obs, masks)
+        wanted = bind_prior.act(obs, masks)  # z = 1e9: the root never leaves its default
+        assert np.array_equal(chosen, wanted)
+        counter = make_agent("counter", seed=0)
+        counter.bind(O.ObservationSpec("knowledge", 3), venv.rules)
+        differs += int((counter.act(obs, masks) != wanted).sum())
+        obs, masks, *_ = venv.step(chosen)
+    assert differs > 0  # the default really is the prior's, not the rollout policy's
+    assert search.name == "ismcts:24:prior=net"
+    check_agent(lambda seed: ISMCTSAgent(seed, iterations=8, prior=PolicyAgent(network, name="net")), "classic", 3,
+                games=2, decisions=20)  # fmt: skip
+    with pytest.raises(ValueError, match="only the seer may use it"):
+        ISMCTSAgent(0, prior=PolicyAgent(PolicyNetwork("seer", 3, hidden=(8,))))
