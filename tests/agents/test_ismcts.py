@@ -236,7 +236,6 @@ def test_a_prior_sets_the_paired_roots_default_move_and_stays_blind():
     torch.manual_seed(0)
     network = PolicyNetwork("knowledge", 3, hidden=(16,))
     torch.nn.init.normal_(network.policy_head.weight, std=1.0)  # a decided (untrained) policy, unlike counter
-    prior = PolicyAgent(network, name="net")
     venv = UnoVectorEnv("classic", 3, num_envs=16, learner_seats=[0], opponents=make_agent("counter", seed=1))
     search = bound(ISMCTSAgent(0, iterations=24, z=1e9, prior=PolicyAgent(network, name="net")), venv.game, 3)
     bind_prior = PolicyAgent(network, name="net")
