@@ -3,7 +3,7 @@
     python benchmarks/time_to_skill.py                                   # native PPO, 2 players, 3 seeds x 5 min
     python benchmarks/time_to_skill.py --trainer sb3                     # SB3 MaskablePPO, the peer
     python benchmarks/time_to_skill.py --players 4 --minutes 10          # time until above the fair share
-    python benchmarks/time_to_skill.py --recipe plain                    # --imitate counter alone (the earlier recipe)
+    python benchmarks/time_to_skill.py --recipe plain                    # another of uno-train's recipes
     python benchmarks/time_to_skill.py -- --learning-rate 0.003          # more trainer flags after --
     python benchmarks/time_to_skill.py --device cuda --parallel 3 --eval-workers 12   # a GPU machine
 
@@ -33,11 +33,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-#: the native trainer's flags for each --recipe: `main` is the main job's (scripts/run.sh)
-NATIVE_RECIPES = {
-    "main": "--imitate counter --overlap --hidden 64 64 --num-envs 512 --minibatch-size 2048".split(),
-    "plain": "--imitate counter".split(),
-}
+from uno_env.train.recipes import RECIPES
 
 #: deal seeds for the evaluations: far above every seed the trainers deal from (seed * 10**9 + ...)
 EVAL_SEED = 1 << 40
@@ -56,7 +52,7 @@ def train_command(args: argparse.Namespace, seed: int, out: Path) -> list[str]:
                "--snapshot-seconds", str(args.snapshot_seconds), "--eval-every", "0", "--eval-games", "2",
                "--device", args.device, "--no-progress"]  # fmt: skip
     if args.trainer == "native":
-        command += NATIVE_RECIPES[args.recipe]
+        command += ["--recipe", args.recipe]
     else:
         command += ["--timesteps", str(10**12)]
     return command + args.trainer_args
@@ -140,8 +136,9 @@ def main() -> None:
     parser.add_argument("--device", default="cpu", help="the trainer's --device (cpu, cuda, auto)")
     parser.add_argument("--parallel", type=int, default=1, help="seeds trained at once")
     parser.add_argument("--eval-workers", type=int, default=2, help="processes evaluating snapshots")
-    parser.add_argument("--recipe", choices=tuple(NATIVE_RECIPES), default="main",
-                        help="the native trainer's flags: main (the main job's) or plain (--imitate counter alone)")
+    parser.add_argument("--recipe", choices=tuple(RECIPES), default="main",
+                        help="the native trainer's recipe (uno-train --recipe, uno_env.train.recipes): main (the main "
+                             "job's), plain, wide")  # fmt: skip
     parser.add_argument("--eval-seed", type=int, default=EVAL_SEED,
                         help="the first evaluation deal's seed (default 2^40; another for figures no tuning saw)")
     parser.add_argument("--out", type=Path, default=Path("runs/time_to_skill"))

@@ -6,9 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-# the recipe of docs/time-to-skill.md: kickstart from counter, a 64x64 network on 512 games, the next rollout
-# collected while the update runs
-.venv/bin/uno-train --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --imitate counter --overlap \
-  --hidden 64 64 --num-envs 512 --minibatch-size 2048 --eval-every 300 --out runs/quickstart
+# the main recipe (uno_env.train.recipes, docs/time-to-skill.md): kickstart from counter, a 64x64 network on 512
+# games, the next rollout collected while the update runs
+.venv/bin/uno-train --recipe main --variant classic --players 2 --minutes "${TRAIN_MINUTES:-5}" --eval-every 300 \
+  --out runs/quickstart
 .venv/bin/uno-arena --agents ppo:runs/quickstart/policy.pt counter greedy naive random --variant classic \
   --players 2 --games 20000 --name trained=ppo:runs/quickstart/policy.pt "$@"
