@@ -8,7 +8,8 @@ plots survive) whose titles name the variant, the players, the games and the see
     display(shipped_policies_figure(rows, games=4000, seed=1))
 
 The tournament plot itself is `uno_env.arena.ratings.plot` (`uno-arena --out`); `plot_title` there words a
-tournament's settings. The figures here take plain numbers (lists, arrays, dicts), never a game or an agent.
+tournament's settings; a trainer's learning curve is `uno_env.train.league.learning_curve_figure`. The figures here
+take plain numbers (lists, arrays, dicts), never a game or an agent.
 """
 
 from __future__ import annotations
@@ -59,38 +60,7 @@ def percent(rate: float, low: float | None = None, high: float | None = None) ->
     return f"{rate:.1%} [{low:.1%}, {high:.1%}]"
 
 
-# ------------------------------------------------------------------------------------------------ training
-
-
-def learning_curve_figure(
-    history: Sequence[Sequence[Any]],
-    league: tuple[Sequence[float], Sequence[float]] | None = None,
-    *,
-    variant: str,
-    players: int,
-    eval_games: int,
-    seed: str,
-):
-    """The native trainer's learning curve: left, the evaluations (`history` rows of the checkpoint: steps,
-    baseline, win rate, low, high) one line per baseline with its 95% interval; right, with `league` (steps,
-    values), the learner's win rate in its training games. `seed` says which seeds the evaluations used."""
-    figure, axes = _figure(14, 4.2, 2 if league is not None else 1)
-    for name in dict.fromkeys(row[1] for row in history):
-        steps, rate, low, high = np.array([[row[0], *row[2:5]] for row in history if row[1] == name], float).T
-        axes[0].plot(steps, rate, marker="o", label=f"vs {name}")
-        axes[0].fill_between(steps, low, high, alpha=0.25)
-    axes[0].axhline(1 / players, color="grey", ls=":", lw=1, label="fair share")
-    axes[0].set(xlabel="learner decisions", ylabel="win rate (95% Wilson)",
-                title=f"Evaluations: {eval_games:,} games each, {seed}")  # fmt: skip
-    axes[0].legend()
-    if league is not None:
-        axes[1].plot(league[0], league[1], lw=1)
-        axes[1].set(xlabel="learner decisions", ylabel="win rate",
-                    title="Training games against the league (TensorBoard)")  # fmt: skip
-    for ax in axes:
-        ax.grid(alpha=0.3)
-    figure.suptitle(f"Native PPO learning UNO {variant}, {players} players")
-    return figure
+# ------------------------------------------------------------------------------------------------ policies
 
 
 def shipped_policies_figure(rows: Sequence[Sequence[Any]], *, games: int, seed: int):

@@ -9,7 +9,6 @@ import pytest
 from uno_env.arena.plots import (
     forehead_guesses_figure,
     head_to_head_table,
-    learning_curve_figure,
     markdown_table,
     percent,
     shipped_policies_figure,
@@ -49,19 +48,6 @@ def test_tournament_tables_hold_the_summaries_and_the_pairs():
     (pair,) = head_to_head(results, ["a", "b"])
     rows = head_to_head_table([pair]).splitlines()
     assert rows[2] == f"| a | b | 40 | {percent(pair.win_rate, pair.low, pair.high)} | 50.0% |"
-
-
-def test_the_learning_curve_draws_each_baseline_and_names_its_settings():
-    history = [(1000, "counter", 0.3, 0.25, 0.35), (1000, "greedy", 0.4, 0.35, 0.45),
-               (2000, "counter", 0.45, 0.4, 0.5), (2000, "greedy", 0.5, 0.45, 0.55)]  # fmt: skip
-    figure = learning_curve_figure(history, ([1, 2, 3], [0.1, 0.2, 0.3]), variant="classic", players=2,
-                                   eval_games=1000, seed="seed 7")  # fmt: skip
-    assert figure._suptitle.get_text() == "Native PPO learning UNO classic, 2 players"
-    left, right = figure.axes
-    assert left.get_title() == "Evaluations: 1,000 games each, seed 7"
-    lines = {line.get_label(): [float(y) for y in line.get_ydata()] for line in left.get_lines()}
-    assert lines["vs counter"] == [0.3, 0.45] and lines["vs greedy"] == [0.4, 0.5]
-    assert right.get_lines()[0].get_ydata().tolist() == [0.1, 0.2, 0.3]
 
 
 def test_the_shipped_policies_figure_names_games_and_seed():
