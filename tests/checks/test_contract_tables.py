@@ -80,9 +80,9 @@ def test_the_action_table_covers_every_id_once_and_names_them_as_the_game_does()
 
 def test_the_observation_table_is_the_encoders_layout():
     layout = O.observation_layout("seer", 4)
-    assert list(layout) == [row[0] for row in O.FIELDS]
-    for name, shape, _, _ in O.FIELDS:
-        assert layout[name][1] == tuple(4 if d == "N" else d for d in shape)
+    assert list(layout) == [f.name for f in O.FIELDS]
+    for f in O.FIELDS:
+        assert layout[f.name][1] == tuple(4 if d == "N" else d for d in f.shape)
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,13 @@ and the layout of the vector. Seats in an observation are relative: row r is sea
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import uno_env
+from uno_env import observation as O
 from uno_env import rules as R
 
 LEVELS = ("minimal", "knowledge", "belief", "seer")
@@ -1214,3 +1216,125 @@ def test_a_seats_belief_view_does_not_change_with_the_hands_it_cannot_see():
     b.step("play R5", "draw", "play W", "color blue")
     assert_same_view(a, b, 0, levels=("belief",), where="after a draw and a wild")
     assert_views_differ(a, b, 0, "seer")
+
+
+# ------------------------------------------------------------------------------ 6: the layout as a contract
+
+def stamped(level: str, n: int, description: str) -> dict:
+    """A file's fields for a layout described by `description` (its digest made from it, as a writer makes it)."""
+    return {"observation": level, "num_players": n, O.DIGEST_KEY: O.layout_digest(level, n, description),
+            O.FIELDS_KEY: description}  # fmt: skip
+
+
+def refusal(data: dict) -> str:
+    with pytest.raises(ValueError) as error:
+        O.check_layout("old.pt", data)
+    assert "\n" not in str(error.value)
+    return str(error.value)
+
+
+def reordered_module(tmp_path, edit):
+    """uno_env/observation.py with `edit` applied to its source, loaded as another module of the package."""
+    import importlib.util
+
+    source = edit(Path(O.__file__).read_text())
+    path = tmp_path / "observation_edited.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location("uno_env._observation_edited", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_digest_is_made_from_the_layouts_fields(level, n):
+    description = O.layout_description(level, n)
+    layout = O.observation_layout(level, n)
+    assert description.split() == [f"{name}:{'x'.join(map(str, shape))}" for name, (_, shape) in layout.items()]
+    digest = O.layout_digest(level, n)
+    assert len(digest) == 16 and int(digest, 16) >= 0
+    assert O.layout_digest(level, n, description) == digest
+    assert O.layout_stamp(level, n) == {O.DIGEST_KEY: digest, O.FIELDS_KEY: description}
+    others = {O.layout_digest(lv, m) for lv in LEVELS for m in (2, 3, 4)} - {digest}
+    assert len(others) == 11  # every level and player count has its own
+    O.check_layout("new.pt", {"observation": level, "num_players": n, **O.layout_stamp(level, n)})
+
+
+def test_a_file_without_a_digest_is_left_to_the_size_check():
+    O.check_layout("old.pt", {"observation": "knowledge", "num_players": 2})
+
+
+def test_a_file_of_another_layout_is_refused_naming_the_first_field_that_differs():
+    now = O.layout_description("knowledge", 2).split()
+    cases = [  # the file's fields -> the first field that differs, and how
+        (now[:-1], "w4_previous_color (new in this version, after the file's last field)"),
+        ([*now, "hint:77"], "hint (the file's, after this version's last field)"),
+        ([e.replace("hand_sizes:2", "hand_sizes:3") for e in now], "hand_sizes (of shape 3 in the file, 2 in this"),
+        ([e for e in now if not e.startswith("pending_draw:")], "pending_draw (new in this version, where the file "
+                                                                 "has drawn_card)"),  # fmt: skip
+        ([e.replace("scores:", "points:") for e in now], "scores (new in this version, where the file has points)"),
+        ([now[0], "extra:2", *now[1:]], "extra (not in this version, which has top_card there)"),
+        ([now[1], now[0], *now[2:]], "hand (the file has top_card there: the fields are in another order)"),
+    ]
+    for fields, says in cases:
+        message = refusal(stamped("knowledge", 2, " ".join(fields)))
+        assert message.startswith("old.pt: trained on the knowledge observation layout "), message
+        assert f"this version's is {O.layout_digest('knowledge', 2)}: the first field that differs is {says}" in message
+
+
+def test_an_altered_or_malformed_stamp_is_refused():
+    good = {"observation": "belief", "num_players": 4, **O.layout_stamp("belief", 4)}
+    assert "is not the digest of its observation_fields" in refusal({**good, O.DIGEST_KEY: "0" * 16})
+    fields = good[O.FIELDS_KEY].replace("took:4", "took:5")
+    assert "is not the digest of its observation_fields" in refusal({**good, O.FIELDS_KEY: fields})
+    for bad in ({O.DIGEST_KEY: "xyz"}, {O.DIGEST_KEY: 7}, {O.FIELDS_KEY: "hand 59"}, {O.FIELDS_KEY: None}):
+        assert "16 hex digits" in refusal({**good, **bad})
+    assert "says its observation level" in refusal({**good, "num_players": 11})
+    assert "says its observation level" in refusal({**good, "observation": "omniscient"})
+
+
+def test_field_ids_come_from_names_and_the_order_makes_the_digest(tmp_path):
+    """Two rows of the table swapped: every id still names its field, the offsets follow, the digest changes, and a
+    file of the old order is refused naming the first field that moved."""
+
+    def swap(source):
+        lines = source.splitlines(keepends=True)
+        hand = next(i for i, line in enumerate(lines) if line.startswith('    Field("hand",'))
+        top = next(i for i, line in enumerate(lines) if line.startswith('    Field("top_card",'))
+        lines[hand], lines[top] = lines[top], lines[hand]
+        return "".join(lines)
+
+    edited = reordered_module(tmp_path, swap)
+    assert edited.FIELD_NAMES[:2] == ("top_card", "hand")
+    ids = [key for key in vars(O) if key.startswith("F_")]
+    assert len(ids) == len(O.FIELDS)
+    for key in ids:
+        assert edited.FIELD_NAMES[getattr(edited, key)] == O.FIELD_NAMES[getattr(O, key)], key
+    assert (edited.F_HAND, edited.F_TOP) == (1, 0)
+    offsets = edited.field_offsets("knowledge", 2)
+    assert (offsets[edited.F_HAND], offsets[edited.F_TOP]) == (59, 0)  # the top card now comes first
+    assert edited.observation_size("knowledge", 2) == O.observation_size("knowledge", 2)  # the size cannot tell
+    assert edited.layout_digest("knowledge", 2) != O.layout_digest("knowledge", 2)
+    with pytest.raises(ValueError, match="knowledge observation layout .* first field that differs is top_card"):
+        edited.check_layout("old.pt", {"observation": "knowledge", "num_players": 2, **O.layout_stamp("knowledge", 2)})
+
+
+def test_a_field_appended_to_the_table_moves_nothing_and_changes_its_level_and_those_above(tmp_path):
+    """The ordering rule: a new field goes at the end, whatever its level; it changes the digest of its level and of
+    every level above it (their files must be retrained), and no other."""
+    row = '    Field("new_count", ("N",), 1, 1 / 8, "a field added at the knowledge level"),\n'
+
+    def append(source):
+        end = source.index("\n)\n", source.index("FIELDS = ("))
+        return source[: end + 1] + row + source[end + 1 :]
+
+    edited = reordered_module(tmp_path, append)
+    assert edited.FIELD_NAMES[-1] == "new_count"
+    for level in LEVELS:
+        old, new = O.observation_layout(level, 4), edited.observation_layout(level, 4)
+        assert {name: new[name] for name in old} == old  # every field keeps its place
+        changed = edited.layout_digest(level, 4) != O.layout_digest(level, 4)
+        assert changed == (LEVELS.index(level) >= 1) == ("new_count" in new), level
+    with pytest.raises(ValueError, match="first field that differs is new_count .new in this version, after the"):
+        edited.check_layout("old.pt", {"observation": "belief", "num_players": 4, **O.layout_stamp("belief", 4)})
