@@ -23,7 +23,8 @@ x probability. It is trained by
 the true hidden cards: the log-likelihood that `score_beliefs` reports in bits per hidden card.
 
 **A belief file** is `torch.save` of a plain dict, read with `weights_only=True` (tensors and plain values,
-nothing that runs): `format`, `variant`, `num_players`, `observation`, `observation_size`, `hidden`,
+nothing that runs): `format`, `variant`, `num_players`, `observation`, `observation_size`, `observation_digest` and
+`observation_fields` (the layout it was trained on, checked when it is loaded as a policy file's are), `hidden`,
 `rule_options`, `state_dict` and `trained` (how it was made, and its held-out score).
 """
 
@@ -82,7 +83,8 @@ class BeliefNetwork(nn.Module):
     def to_file_dict(self, variant: str, rule_options: dict | None = None, **trained: Any) -> dict[str, Any]:
         return {
             "format": BELIEF_FORMAT, "variant": variant, "num_players": self.num_players, "observation": self.level,
-            "observation_size": self.observation_size, "hidden": list(self.hidden),
+            "observation_size": self.observation_size, **O.layout_stamp(self.level, self.num_players),
+            "hidden": list(self.hidden),
             "rule_options": dict(rule_options or {}),
             "state_dict": {k: v.detach().cpu().clone() for k, v in self.state_dict().items()}, "trained": trained,
         }  # fmt: skip
@@ -160,6 +162,7 @@ def check_belief_dict(data: Any, source: str) -> None:
         wrong.append("state_dict")
     if wrong:
         raise ValueError(f"{source} is not {BELIEF_FILE}: bad {', '.join(wrong)}")
+    O.check_layout(source, data)
     if data["observation_size"] != O.observation_size(data["observation"], data["num_players"]):
         raise ValueError(f"{source} reads observations of size {data['observation_size']}, but this version's "
                          f"{data['observation']!r} observations with {data['num_players']} players have "

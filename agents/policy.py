@@ -10,21 +10,24 @@ agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `pytho
 `uno-arena --agents ppo:classic counter` seats the shipped policy; `ppo:PATH` seats a policy file, and
 `sb3:PATH` a MaskablePPO model saved by `python -m uno_env.train.sb3_ppo` (with `--trust`: it is unpickled).
 
-**The network** (`PolicyNetwork`): the int8 observation times a fixed per-entry scale (counts that can
-grow past a handful, such as hand sizes and the draw pile, are scaled down), an MLP trunk (ReLU), a
-policy head of 77 logits and a value head. Illegal actions get a logit of -1e9, so they have probability 0.
+**The network** (`PolicyNetwork`): the int8 observation times a fixed per-entry scale (each field's `scale` in
+`uno_env.observation.FIELDS`: counts that can grow past a handful, such as hand sizes and the draw pile, are scaled
+down), an MLP trunk (ReLU), a policy head of 77 logits and a value head. Illegal actions get a logit of -1e9, so
+they have probability 0.
 
 **An adviser** (optional, `hint`): a baseline whose chosen action the network also reads, as 77 one-hot
 entries after the observation (`add_hints`). The network can then copy it exactly and learn only where to
 play otherwise (residual policy learning); the agent runs the adviser at play time too.
 
 **A policy file** is `torch.save` of a plain dict (loadable with `weights_only=True`): `format`, `variant`,
-`num_players`, `observation` (level), `observation_size`, `hidden` (layer widths), `hint` (the adviser's
-name, "" for none), `rule_options`,
-`state_dict` and `trained` (how it was made: steps, minutes, and `commands`, the training command and
-each resume's). It is data, never code: it is loaded with `weights_only=True` (tensors and plain values only;
-a file holding anything else is refused before any of it runs), and none of its fields names another file to
-load (the adviser is one of the baselines by name).
+`num_players`, `observation` (level), `observation_size`, `observation_digest` and `observation_fields` (the
+layout it was trained on, `uno_env.observation.layout_stamp`: a file of another layout is refused when it is loaded,
+naming the first field that differs; a file written before files carried a digest is checked by its size when it is
+seated), `hidden` (layer widths), `hint` (the adviser's name, "" for none), `rule_options`, `state_dict` and
+`trained` (how it was made: steps, minutes, and `commands`, the training command and each resume's). It is data,
+never code: it is loaded with `weights_only=True` (tensors and plain values only; a file holding anything else is
+refused before any of it runs), and none of its fields names another file to load (the adviser is one of the
+baselines by name).
 """
 
 from __future__ import annotations
@@ -51,19 +54,18 @@ POLICY_FILE = "a uno-env policy file (a .pt file written by uno-train)"
 SHIPPED_DIR = Path(__file__).parent / "policies"
 ILLEGAL_LOGIT = -1e9
 
-# Fields whose entries can grow past a few copies, and the scale that brings them near 1.
-FIELD_SCALES = {"hand_sizes": 1 / 8, "draw_pile_size": 1 / 32, "pending_draw": 1 / 4, "scores": 1 / 100,
-                "void_age": 1 / 16, "named_colors": 1 / 2, "took": 1 / 16, "unseen": 1 / 4, "counting_prior": 1 / 16}
+#: field name -> the scale of its entries in a network's input, where it is not 1 (the `scale` column of FIELDS)
+FIELD_SCALES = {f.name: f.scale for f in O.FIELDS if f.scale != 1}
 
 
 def input_scale(level: str, num_players: int) -> torch.Tensor:
-    """The per-entry scale of an observation vector, from the observation layout."""
+    """The per-entry scale of an observation vector: each field's `scale` (a column of `uno_env.observation.FIELDS`)
+    over its entries in the level's layout."""
     layout = O.observation_layout(level, num_players)
-    size = max(part.stop for part, _ in layout.values())
-    scale = torch.ones(size)
-    for name, factor in FIELD_SCALES.items():
-        if name in layout:  # the belief fields exist from the `belief` level on
-            scale[layout[name][0]] = factor
+    scale = torch.ones(O.observation_size(level, num_players))
+    for f in O.FIELDS:
+        if f.name in layout:
+            scale[layout[f.name][0]] = f.scale
     return scale
 
 
@@ -120,6 +122,7 @@ class PolicyNetwork(nn.Module):
             "num_players": self.num_players,
             "observation": self.level,
             "observation_size": self.observation_size,
+            **O.layout_stamp(self.level, self.num_players),
             "hidden": list(self.hidden),
             "hint": self.hint,
             "rule_options": dict(rule_options or {}),
@@ -131,6 +134,7 @@ class PolicyNetwork(nn.Module):
     def from_file_dict(cls, data: dict[str, Any], source: str = "the policy") -> PolicyNetwork:
         """The network of a policy file's dict, checked by `check_policy_dict` (a ValueError names what is wrong)."""
         check_policy_dict(data, source)
+        O.check_layout(source, data)
         shape = data["observation"], data["num_players"], tuple(data["hidden"]), data.get("hint") or ""
         with torch.device("meta"):  # the layout alone, no memory: the file's tensors must fit it before it is built
             expected = {k: tuple(v.shape) for k, v in cls(*shape).state_dict().items()}

@@ -1,9 +1,10 @@
 """An RLlib-trained policy as an agent: `RLlibAgent(checkpoint, trust=True)`, or `uno-arena --agents rllib:DIR --trust`.
 
 A checkpoint is the folder `python train/rllib_ppo.py` writes (`Algorithm.save_to_path`) with the file
-`uno_env.json` beside RLlib's files: the variant, player count, observation level and rule options the
-policy was trained on, and the id of the shared policy's RLModule. The agent loads only that RLModule
-(no Algorithm, no env runners, no Ray cluster) and samples its action from the masked policy, with its
+`uno_env.json` beside RLlib's files: the variant, player count, observation level (with its layout digest) and rule
+options the policy was trained on, and the id of the shared policy's RLModule; a checkpoint of another observation
+layout is refused before anything of RLlib's is loaded. The agent loads only that RLModule (no Algorithm, no env
+runners, no Ray cluster) and samples its action from the masked policy, with its
 own seeded generator; `greedy=True` takes the legal action with the highest logit instead. Sampling is
 the default because it is the policy PPO trained, and because an argmax policy can loop: in a measured
 2-player classic run (20 iterations), the greedy policy kept drawing until the 10,000-decision limit in
@@ -56,7 +57,8 @@ def rllib_observation_space(size: int):
 
 
 def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
-    """The `uno_env.json` of a checkpoint folder, with a clear error when it is not one of ours."""
+    """The `uno_env.json` of a checkpoint folder, with a clear error when it is not one of ours or its policy was
+    trained on another observation layout (`uno_env.observation.check_layout`)."""
     path = Path(checkpoint)
     if not path.is_dir():
         raise ValueError(f"no RLlib checkpoint folder at {str(path)!r} (train one with train/rllib_ppo.py)")
@@ -71,6 +73,7 @@ def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
         or not isinstance(meta.get("module_path"), str)
     ):
         raise ValueError(f"{str(meta_path)!r} does not say the policy's observation, observation_size and module_path")
+    O.check_layout(repr(str(meta_path)), meta)
     return meta
 
 

@@ -1,6 +1,8 @@
 """A Stable-Baselines3 MaskablePPO model as an agent (`uno-arena --agents sb3:runs/sb3_ppo/model.zip --trust`).
 
-`uno_env.train.sb3_ppo` saves `model.zip` with `model.json` (variant, players, observation level) beside it.
+`uno_env.train.sb3_ppo` saves `model.zip` with `model.json` (variant, players, observation level and layout digest)
+beside it: a model of another observation layout is refused before it is unpickled.
+
 SB3 loads a model zip by unpickling parts of it, which can run code from the file, so a saved model loads only
 with `trust=True` (`--trust` on the commands): only for files you made or trust.
 """
@@ -42,7 +44,8 @@ def load_model(path: str | Path, *, trust: bool = False, **kwargs) -> MaskablePP
 
 
 def read_metadata(path: str | Path) -> dict:
-    """The `.json` beside a model zip (observation level, player count), with a clear error when it is not ours."""
+    """The `.json` beside a model zip (observation level, player count, layout digest), with a clear error when it is
+    not ours or the model was trained on another observation layout (`uno_env.observation.check_layout`)."""
     path = Path(path)
     meta_path = path.with_suffix(".json")
     if not path.is_file() or not meta_path.is_file():
@@ -54,6 +57,7 @@ def read_metadata(path: str | Path) -> dict:
         or type(meta.get("num_players")) is not int
     ):
         raise ValueError(f"{meta_path} does not give the model's observation and num_players (uno_env.train.sb3_ppo's)")
+    O.check_layout(str(meta_path), meta)
     return meta
 
 

@@ -201,6 +201,7 @@ def save_checkpoint(algo, args: Args, iteration: int, steps: int) -> Path:
         "num_players": args.players,
         "observation": args.observation,
         "observation_size": O.ObservationSpec(args.observation, args.players).size,
+        **O.layout_stamp(args.observation, args.players),
         "rule_options": args.rule_options,
         "episode": args.episode,
         "module_path": f"{COMPONENT_LEARNER_GROUP}/{COMPONENT_LEARNER}/{COMPONENT_RL_MODULE}/{POLICY_ID}",

@@ -11,8 +11,8 @@ the legal actions from the env's `action_masks()`. SB3 logs to TensorBoard (`tim
 per second) and shows a progress bar; checkpoints go to `out/checkpoints/`; every `eval_every` timesteps
 the deterministic policy plays `eval_games` paired games against each `eval_against` baseline through the
 tournament runner (`eval/win_rate_vs_*` with 95% intervals). The final model is `out/model.zip`, with
-`out/model.json` (variant, players, observation level) beside it, so `uno-arena --agents sb3:out/model.zip
---trust` can seat it (`SB3Agent`).
+`out/model.json` (variant, players, observation level and layout digest) beside it, so `uno-arena --agents
+sb3:out/model.zip --trust` can seat it (`SB3Agent`).
 
 SB3 loads a model zip by unpickling parts of it, which can run code from the file: `--resume` and `sb3:`
 opponents load only with `--trust` (only for files you made or trust).
@@ -31,7 +31,7 @@ import numpy as np
 
 from uno_env import VARIANTS
 from uno_env.agents.registry import make_agent
-from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model
+from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model, read_metadata
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.arena.tournament import win_rate_against
 from uno_env.cli import (
@@ -45,6 +45,7 @@ from uno_env.cli import (
     rule_options,
 )
 from uno_env.extras import missing_extra_base, require_extra
+from uno_env.observation import layout_stamp
 from uno_env.records import write_atomic
 from uno_env.train import check_device
 from uno_env.wrappers import UnoSB3VecEnv
@@ -136,6 +137,8 @@ class Config:
                 make_agent(name, trust=self.trust)  # a clear error for an unknown agent, or a file refused
         if self.resume is not None:
             check_model_file(self.resume, self.trust)  # refused now without --trust, not after the setup
+            if self.resume.with_suffix(".json").is_file():
+                read_metadata(self.resume)  # a model of another observation layout is refused in one line
         check_device(self.device)
 
 
@@ -213,11 +216,13 @@ class ClockCallback(BaseCallback):
 
 
 def save_model(model: MaskablePPO, config: Config, path: Path) -> None:
-    """`model` as `path` (a zip) with `path`.json beside it (variant, players, observation): an `sb3:` agent."""
+    """`model` as `path` (a zip) with `path`.json beside it (variant, players, observation level and layout): an
+    `sb3:` agent."""
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, lambda temporary: model.save(temporary))
     write_atomic(path.with_suffix(".json"), json.dumps({
         "variant": config.variant, "num_players": config.players, "observation": config.observation,
+        **layout_stamp(config.observation, config.players),
         "rule_options": config.rule_options, "timesteps": int(model.num_timesteps),
     }, indent=2))  # fmt: skip
 

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from uno_env import PRESETS
+from uno_env import observation as O
 from uno_env.agents.belief import (
     BeliefModel,
     BeliefNetwork,
@@ -123,3 +124,23 @@ def test_unknown_shipped_models_and_wrong_observations_are_refused():
     with pytest.raises(ValueError, match="int8 observations at level 'belief'"):
         model.predict(np.zeros((1, 10), np.int8))
     assert isinstance(model, BeliefModel)
+
+
+def test_every_shipped_model_carries_this_versions_layout():
+    for (_, players), path in shipped_beliefs().items():
+        data = torch.load(path, map_location="cpu", weights_only=True)
+        assert data[O.DIGEST_KEY] == O.layout_digest("belief", players), path
+        assert data[O.FIELDS_KEY] == O.layout_description("belief", players), path
+
+
+def test_a_model_of_another_layout_is_refused_naming_the_first_field_that_differs(tmp_path):
+    data = BeliefNetwork("belief", 2, (8,)).to_file_dict("classic")
+    assert data[O.DIGEST_KEY] == O.layout_digest("belief", 2)
+    fields = data[O.FIELDS_KEY].replace("took:2", "took:3")
+    data.update({O.DIGEST_KEY: O.layout_digest("belief", 2, fields), O.FIELDS_KEY: fields})
+    path = tmp_path / "belief.pt"
+    torch.save(data, path)
+    with pytest.raises(ValueError, match="trained on the belief observation layout .* first field that differs is took "
+                                         r"\(of shape 3 in the file, 2 in this version\)") as error:  # fmt: skip
+        load_belief(path)
+    assert "\n" not in str(error.value)

@@ -62,6 +62,7 @@ def test_two_iterations_train_and_save_a_checkpoint(trained):
     assert np.isfinite(summary["policy_loss"]) and np.isfinite(summary["vf_loss"])
     metadata = json.loads((checkpoint / METADATA_FILE).read_text())
     assert metadata["num_players"] == 2 and metadata["observation"] == "minimal"
+    assert {k: metadata[k] for k in (O.DIGEST_KEY, O.FIELDS_KEY)} == O.layout_stamp("minimal", 2)
     assert (checkpoint / metadata["module_path"]).is_dir()
     # --eval-games played the policy against random through the tournament runner
     assert set(summary["eval"]) == {f"rllib:{checkpoint}", "random"}
