@@ -453,14 +453,44 @@ def check_digests(suite: Suite, tables: Sequence[str] | None = None) -> None:
                                  "new suite version")  # fmt: skip
 
 
+#: shipped policies saved again with the same weights, only fields that describe the file added (the observation
+#: layout's digest): sha256 of the file as shipped now -> sha256 of the file as first shipped, which suites pin
+RESAVED_POLICIES = {
+    "95d106aad97b6bde09b811bc01121ad647600fea989d01155221bcde07726c4d":  # classic-2p.pt
+        "8c8fc50f1bb4ae43eecde42f33e2302e0ce1bce9e188ebb799214ce554fa9734",
+    "abc7de47abde7ded1a8a0b848dec705e44cda3e7482b5033e6800fd47f4b305f":  # classic-4p.pt
+        "305aba936bb4d7592918caf98dad9d220473411f0f0e3e80e90b9044596968e9",
+    "3d81cc3a2f3ee0a02325a9968d1dda2abd4cb5f622327444e097def61820f8aa":  # emoji-2p.pt
+        "8cbd0a733e3310bc9b656397b89e2cd7a12113dcd7d2fbf18d642355a62a0916",
+    "aea9f6b8f048b8399aeea395fd84d0383af84f03fda15168d8dbc529a787f7f7":  # emoji-4p.pt
+        "61a83e8e763f0bd7588807993d78fb8b758b00bc51ecbdb27d3fefe2816cc76b",
+    "51e815ca5335409589126faf21285569caccd8c8b46fe5714e64839ac44f7679":  # monster_high-2p.pt
+        "6c106fb7598492f80b0fd44519c899cbb82466d3ba349a5e50f1b745257be749",
+    "3dd164be6e648fcfe52f60e8bce8508eedae747ebe9407a32a8b3f0f88fab89f":  # monster_high-4p.pt
+        "a5f82ca54beaf01f5084f461daf450d3bbce13458cb7b2cabaa21429a2e9e272",
+    "19420dfc3bb70af1fe3b0d0cb1088fc1310df8bf168865019e13bcbbc550297d":  # swap-2p.pt
+        "011ea7c9ed0b71c217d3dec281c6213c6631c021287a5406883d509c6963ccff",
+    "4a66e87bf3301208ced59008840edab737e5d2e77f3650cf8990728b79ab0c15":  # swap-4p.pt
+        "55af238396eaefb88ecbf365305e949e0c7e16f865ce07ddb43a9b5438159adf",
+    "78a4494001fd8de6f5ad1d13faad267e62ee01cc2ee0201bd53a920494c5f0eb":  # unocorns-2p.pt
+        "31684eafc9bf99a8a214b2c2029c0aa18bea7c838c45fb88e5fc4aa9703bd51c",
+    "e1436bf3291295bb63909a5f741ef42b0ad76f6a59b135805d395192525a807d":  # unocorns-4p.pt
+        "ca285840aa6824a72fd851c7df6dccfcf2c21425f3054e6f98e67bf5e8174405",
+}
+
+
 def shipped_policy_digest(table: Table) -> str | None:
-    """sha256 of the policy shipped for the table's preset and player count (None when there is none)."""
+    """sha256 of the policy shipped for the table's preset and player count, as first shipped (`RESAVED_POLICIES`);
+    None when there is none."""
     try:
         from uno_env.agents.policy import shipped_policies
     except ImportError:  # a plain install: no policies
         return None
     path = shipped_policies().get((table.preset, table.players))
-    return None if path is None else hashlib.sha256(path.read_bytes()).hexdigest()
+    if path is None:
+        return None
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return RESAVED_POLICIES.get(digest, digest)
 
 
 def suite_policy_digests(suite: Suite) -> dict[str, str]:
@@ -477,7 +507,9 @@ def suite_policy_digests(suite: Suite) -> dict[str, str]:
 
 def check_policies(suite: Suite, tables: Sequence[str] | None = None) -> None:
     """Refuse to run a suite whose reference policies are not the ones it was published with: `ppo:{preset}` names
-    whatever policy the package ships, so the suite pins each by digest (results would not compare)."""
+    whatever policy the package ships, so the suite pins each by digest (results would not compare). A pinned file
+    fixes the observation layout it was trained on (the file records its digest), and that layout must be this
+    version's: otherwise the run is refused before any game, naming the first field that differs."""
     for table in suite.tables:
         expected = suite.policies.get(table.id)
         if expected is None or (tables is not None and table.id not in tables):
@@ -487,6 +519,19 @@ def check_policies(suite: Suite, tables: Sequence[str] | None = None) -> None:
             raise SuiteError(f"the policy shipped for {table.id} is not the one {suite.name} was published with "
                              f"(sha256 {str(found)[:12]}, expected {expected[:12]}): results would not compare; new "
                              "reference policies need a new suite version")  # fmt: skip
+        check_policy_layout(suite, table)
+
+
+def check_policy_layout(suite: Suite, table: Table) -> None:
+    """Refuse (SuiteError, one line) a pinned policy trained on another observation layout than this version's."""
+    from uno_env.agents.policy import load_policy_file, shipped_policies
+    from uno_env.observation import check_layout
+
+    path = shipped_policies()[(table.preset, table.players)]
+    try:
+        check_layout(f"{suite.name}'s policy at {table.id} ({path.name})", load_policy_file(path))
+    except ValueError as error:
+        raise SuiteError(str(error)) from None
 
 
 # ------------------------------------------------------------------------------------------------ agents

@@ -1,6 +1,7 @@
 """uno-bench: the published suite is pinned, the deal bank is the engine's, results are reproducible and true to the
 games, user classes need trust, refusals are reported, the leaderboard ranks and escapes, the command's errors."""
 
+import hashlib
 import json
 
 import numpy as np
@@ -85,6 +86,23 @@ def test_the_reference_policies_are_pinned_by_digest():
     bench.check_policies(parse_suite(document), ["classic-4p"])  # only the tables a run plays are checked
     with pytest.raises(SuiteError, match="policy_digests maps table ids"):
         parse_suite(dict(document, policy_digests={"classic-2p": "not a digest"}))
+
+
+def test_resaved_policies_keep_their_pins_and_a_pinned_policy_of_another_layout_is_refused(monkeypatch):
+    """A shipped policy saved again with the same weights (its layout digest added) keeps the digest suites pin; a
+    pinned policy trained on another observation layout refuses the run before any game, in one line."""
+    from uno_env import observation as O
+    from uno_env.agents.policy import shipped_policies
+
+    shipped = {hashlib.sha256(path.read_bytes()).hexdigest() for path in shipped_policies().values()}
+    assert set(bench.RESAVED_POLICIES) <= shipped  # every entry names a file shipped now
+    v1 = load_suite("uno-bench-v1")
+    assert set(v1.policies.values()) <= {bench.RESAVED_POLICIES.get(d, d) for d in shipped}
+    added = O.Field("new_count", ("N",), 1, 1, "a field this version has and the shipped policies do not")
+    monkeypatch.setattr(O, "FIELDS", (*O.FIELDS, added))
+    with pytest.raises(SuiteError, match=r"^uno-bench-v1's policy at classic-2p \(classic-2p.pt\): trained on the "
+                                         "knowledge observation layout .* first field that differs is new_count"):
+        bench.check_policies(v1, ["classic-2p"])
 
 
 def test_registry_prefixes_are_never_a_users_class():
