@@ -3,9 +3,10 @@
 Four jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
 
 * Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
-  `<!-- table:actions -->` or `<!-- table:observation -->`; the hook puts there the markdown that
-  `uno_env.rules.options_markdown()`, `uno_env.actions.actions_markdown()` and
-  `uno_env.observation.fields_markdown()` return, so the docs cannot drift from the code.
+  `<!-- table:actions -->`, `<!-- table:observation -->` or `<!-- table:recipes -->`; the hook puts there the
+  markdown that `uno_env.rules.options_markdown()`, `uno_env.actions.actions_markdown()`,
+  `uno_env.observation.fields_markdown()` and `uno_env.train.recipes.recipes_markdown()` return, so the docs
+  cannot drift from the code.
 * The notebooks. They live in notebooks/ at the repository root, outside docs/; the hook adds each one to
   the site as `notebooks/<name>.ipynb` (mkdocs-jupyter renders it with its committed outputs), and turns a
   page's link `../notebooks/<name>.ipynb` (right on GitHub) into a link to that page of the site.
@@ -45,6 +46,7 @@ TABLES = {
     "options": ("uno_env.rules", "options_markdown"),
     "actions": ("uno_env.actions", "actions_markdown"),
     "observation": ("uno_env.observation", "fields_markdown"),
+    "recipes": ("uno_env.train.recipes", "recipes_markdown"),
 }
 TABLE_MARKER = re.compile(r"^<!-- table:([a-z_]+) -->[ \t]*$", re.M)
 PICTURE_MARKER = re.compile(r"^<!-- picture:([a-z-]+) -->[ \t]*$", re.M)

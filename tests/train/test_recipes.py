@@ -41,6 +41,7 @@ def test_an_unknown_recipe_is_one_line(capsys):
 def test_the_docs_table_and_the_scripts_name_the_recipes():
     table = recipes_markdown().splitlines()
     assert len(table) == 2 + len(RECIPES) and table[2].startswith("| `main` | `--imitate counter --overlap")
+    assert "<!-- table:recipes -->" in (ROOT / "docs" / "training.md").read_text()  # the docs build fills it in
     assert "uno-train --recipe main " in (ROOT / "scripts" / "run.sh").read_text()
     spec = importlib.util.spec_from_file_location("time_to_skill", ROOT / "benchmarks" / "time_to_skill.py")
     benchmark = importlib.util.module_from_spec(spec)
