@@ -64,7 +64,8 @@ def test_a_policy_file_without_a_digest_is_checked_by_its_size(tmp_path):
         del data[key]
     agent = PolicyAgent(data)
     agent.bind(O.ObservationSpec("knowledge", 2))
-    with pytest.raises(ValueError, match="knowledge observations of size 673; this game has 2 players .observation size 1612"):
+    with pytest.raises(ValueError, match=r"knowledge observations of size 673; this game has 2 players \(observation "
+                                         r"size 1612\)"):  # fmt: skip
         agent.bind(O.ObservationSpec("belief", 2))
 
 
