@@ -32,6 +32,7 @@ WILD, WILD_DRAW_FOUR, NARWHAL, URRRHHH, EMOJI, CUSTOMIZABLE, SWAP = range(52, 59
 NUM_KINDS = 59
 
 RANK_CODES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2")
+RANK_NAMES = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Skip", "Reverse", "Draw Two")
 WILD_CODES = ("W", "W+4", "WN", "WU", "WE", "WC", "WS")
 WILD_NAMES = (
     "Wild",

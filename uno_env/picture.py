@@ -32,20 +32,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 from . import actions as A
 from . import cards as C
+from . import faces as F
 from .records import write_atomic
 from .render import table_view
 
 WIDTH, HEIGHT = 960, 640
 
-# The preset colour names (`rules.colors`) as RGB; wild cards are black with the four colours.
-CARD_RGB = {
-    "red": (214, 40, 40),
-    "pink": (236, 92, 168),
-    "blue": (24, 102, 204),
-    "green": (40, 156, 72),
-    "yellow": (240, 196, 24),
-}
-WILD_RGB = (24, 24, 24)
+# The cards' colours, marks and words are `uno_env.faces`'; wild cards are black with the four colours.
 WHITE = (255, 255, 255)
 INK = (20, 20, 24)
 BACKGROUND = (24, 27, 34)
@@ -56,11 +49,6 @@ TEXT = (232, 236, 240)
 DIM = (160, 170, 182)
 HIGHLIGHT = (255, 140, 0)  # whose decision it is; the cards the viewer may play
 GOLD = (255, 215, 0)  # winners
-
-_RANK_MARKS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "SKIP", "REV", "+2")
-_RANK_WORDS = ("", "", "", "", "", "", "", "", "", "", "SKIP", "REVERSE", "DRAW TWO")
-_WILD_MARKS = ("W", "+4", "WN", "WU", "WE", "WC", "WS")
-_WILD_WORDS = ("WILD", "WILD +4", "NARWHAL", "URRRHHH", "EMOJI", "CUSTOM", "SWAP")
 
 _BOTTOM_TOP = 452  # the viewer's strip starts here
 _CENTER = (480, 288)
@@ -104,7 +92,7 @@ def _say(draw, xy, text, size, fill=TEXT, anchor="la", stroke=0, stroke_fill=INK
 
 
 def _rgb(name: str) -> tuple[int, int, int]:
-    return CARD_RGB.get(name, (128, 128, 128))
+    return F.COLOR_FACES[name].rgb
 
 
 # ------------------------------------------------------------------------------------------------ cards
@@ -114,47 +102,50 @@ def _oval(x: float, y: float, w: float, h: float) -> tuple[float, float, float, 
     return (x + w * 0.13, y + h * 0.17, x + w * 0.87, y + h * 0.83)
 
 
+def _slashed_circle(draw: ImageDraw.ImageDraw, cx: float, cy: float, w: int, ink) -> None:
+    """The Skip mark, a circle with a slash, centred on (cx, cy) of a card `w` wide."""
+    r = w * 0.26
+    width = max(2, w // 9)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=width + 2)
+    draw.ellipse((cx - r + 1, cy - r + 1, cx + r - 1, cy + r - 1), outline=ink, width=width)
+    d = r * 0.7
+    draw.line((cx - d, cy + d, cx + d, cy - d), fill=INK, width=width + 2)
+    draw.line((cx - d, cy + d, cx + d, cy - d), fill=ink, width=width)
+
+
+#: the marks (`uno_env.faces`) that Pillow's built-in font has no glyph for, drawn as shapes
+_SHAPES = {"⊘": _slashed_circle}
+
+
 def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, code: str, colors, outline=None):
     """A face-up card with its top-left corner at (x, y): its colour (black with the four colours for a wild),
-    a white oval and the rank large; a word under it on big cards (SKIP, NARWHAL, ...)."""
+    a white oval and its mark large; its word under it on big cards (SKIP, NARWHAL, ...): `uno_env.faces`."""
     kind = C.parse_card(code, colors)
+    face, fill = F.face(kind), F.color_face(kind, colors).rgb
     radius = max(3, w // 7)
     box = (x, y, x + w - 1, y + h - 1)
     border = max(1, w // 24)
     oval = _oval(x, y, w, h)
+    draw.rounded_rectangle(box, radius, fill=fill, outline=WHITE, width=border)
     if kind >= C.NUM_COLORED_KINDS:
-        special = kind - C.NUM_COLORED_KINDS
-        draw.rounded_rectangle(box, radius, fill=WILD_RGB, outline=WHITE, width=border)
         for slot, (start, end) in enumerate(((180, 270), (270, 360), (90, 180), (0, 90))):
             draw.pieslice(oval, start, end, fill=_rgb(colors[slot]))
-        mark, word, ink, stroke_fill = _WILD_MARKS[special], _WILD_WORDS[special], WHITE, INK
-        corner = C.WILD_CODES[special]
+        ink = WHITE
     else:
-        slot, rank = divmod(kind, C.RANKS_PER_COLOR)
-        fill = _rgb(colors[slot])
-        draw.rounded_rectangle(box, radius, fill=fill, outline=WHITE, width=border)
         draw.ellipse(oval, fill=WHITE)
-        mark, word, ink, stroke_fill = _RANK_MARKS[rank], _RANK_WORDS[rank], fill, INK
-        corner = C.RANK_CODES[rank]
-        if rank == C.SKIP_RANK:  # a circle with a slash
-            cx, cy, r = x + w / 2, y + h / 2, w * 0.26
-            width = max(2, w // 9)
-            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=INK, width=width + 2)
-            draw.ellipse((cx - r + 1, cy - r + 1, cx + r - 1, cy + r - 1), outline=fill, width=width)
-            d = r * 0.7
-            draw.line((cx - d, cy + d, cx + d, cy - d), fill=INK, width=width + 2)
-            draw.line((cx - d, cy + d, cx + d, cy - d), fill=fill, width=width)
-            mark = ""
-    if mark:
+        ink = fill
+    if face.mark in _SHAPES:
+        _SHAPES[face.mark](draw, x + w / 2, y + h / 2, w, ink)
+    elif face.mark:
         stroke = max(1, w // 30)
-        size = _fit(draw, mark, int(h * (0.46 if len(mark) == 1 else 0.36)), w * 0.72, stroke)
-        _say(draw, (x + w / 2, y + h / 2), mark, size, fill=ink, anchor="mm", stroke=stroke, stroke_fill=stroke_fill)
+        size = _fit(draw, face.mark, int(h * (0.46 if len(face.mark) == 1 else 0.36)), w * 0.72, stroke)
+        _say(draw, (x + w / 2, y + h / 2), face.mark, size, fill=ink, anchor="mm", stroke=stroke)
     if h >= 30:  # the corner index, readable where fanned cards overlap
         size = max(8, int(h * 0.17))
-        _say(draw, (x + border + 2, y + border + 1), corner, size, fill=WHITE, stroke=1)
-    if word and h >= 80:
-        size = _fit(draw, word, max(8, h // 9), w * 0.9)
-        _say(draw, (x + w / 2, y + h - 3 - border), word, size, fill=WHITE, anchor="md", stroke=1)
+        _say(draw, (x + border + 2, y + border + 1), face.code, size, fill=WHITE, stroke=1)
+    if face.word and h >= 80:
+        size = _fit(draw, face.word, max(8, h // 9), w * 0.9)
+        _say(draw, (x + w / 2, y + h - 3 - border), face.word, size, fill=WHITE, anchor="md", stroke=1)
     if outline is not None:
         draw.rounded_rectangle((x - 2, y - 2, x + w + 1, y + h + 1), radius + 2, outline=outline, width=3)
 
@@ -162,7 +153,8 @@ def draw_card(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, cod
 def draw_back(draw: ImageDraw.ImageDraw, x: float, y: float, w: int, h: int, colors, mark: str = "UNO", count=None):
     """A face-down card: black, an oval in the first preset colour, `mark` on it; a badge with `count`."""
     radius = max(3, w // 7)
-    draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius, fill=WILD_RGB, outline=WHITE, width=max(1, w // 24))
+    border = max(1, w // 24)
+    draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius, fill=F.WILD_COLOR.rgb, outline=WHITE, width=border)
     draw.ellipse(_oval(x, y, w, h), fill=_rgb(colors[0]))
     size = _fit(draw, mark, int(h * (0.42 if len(mark) == 1 else 0.26)), w * 0.7, 1)
     _say(draw, (x + w / 2, y + h / 2), mark, size, fill=_rgb(colors[3]), anchor="mm", stroke=1)

@@ -38,6 +38,7 @@ import numpy as np
 
 from . import actions as A
 from . import cards as C
+from . import faces as F
 from . import observation as O
 from .render import table_view
 from .rules import RuleSet
@@ -53,7 +54,6 @@ MEMORY_LEVEL = "belief"
 #: the longest line of a prompt: longer lines are wrapped at spaces (a list item's next lines indented)
 PROMPT_WIDTH = 96
 
-RANK_WORDS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "Skip", "Reverse", "Draw Two")
 _WILD_SHORT = {C.NARWHAL: "narwhal", C.URRRHHH: "urrrhhh", C.EMOJI: "emoji", C.CUSTOMIZABLE: "customizable"}
 
 
@@ -61,12 +61,10 @@ _WILD_SHORT = {C.NARWHAL: "narwhal", C.URRRHHH: "urrrhhh", C.EMOJI: "emoji", C.C
 
 
 def card_words(code: str, colors: tuple[str, ...]) -> str:
-    """A card code in words: R5 -> "red 5", BS -> "blue Skip", W+4 -> "Wild Draw Four"."""
+    """A card code in words (`uno_env.faces`): R5 -> "red 5", BS -> "blue Skip", W+4 -> "Wild Draw Four"."""
     kind = C.parse_card(code, colors)
-    if kind >= C.NUM_COLORED_KINDS:
-        return C.WILD_NAMES[kind - C.NUM_COLORED_KINDS]
-    slot, rank = divmod(kind, C.RANKS_PER_COLOR)
-    return f"{colors[slot]} {RANK_WORDS[rank]}"
+    name = F.face(kind).name
+    return name if kind >= C.NUM_COLORED_KINDS else f"{colors[kind // C.RANKS_PER_COLOR]} {name}"
 
 
 def _cards(codes: list[str]) -> str:
@@ -79,14 +77,15 @@ def rules_brief(rules: RuleSet, num_players: int, episode: str = "round") -> lis
     colors, n = rules.colors, num_players
     counts = rules.card_counts
     letters = ", ".join(f"{C.color_letter(c)} {c}" for c in colors)
-    wilds = ", ".join(f"{C.WILD_CODES[k - C.NUM_COLORED_KINDS]} ({C.WILD_NAMES[k - C.NUM_COLORED_KINDS]})"
-                      for k in range(C.NUM_COLORED_KINDS, C.NUM_KINDS) if counts[k])  # fmt: skip
+    wilds = ", ".join(f"{F.face(k).code} ({F.face(k).name})" for k in range(C.NUM_COLORED_KINDS, C.NUM_KINDS)
+                      if counts[k])  # fmt: skip
+    actions = ", ".join(f"{face.code} ({face.name})" for face in F.RANK_FACES[C.SKIP_RANK :])
     forehead = bool(counts[C.NARWHAL])
     lines = [
         f"UNO, variant {rules.variant}, {n} players: seats player_0 to player_{n - 1}; 'left' is the next seat up "
         "(player_0's left is player_1), and play starts going left.",
         "Goal: be the first to have no cards left" + (" (in hand and on your forehead)" if forehead else "") + ".",
-        f"Card codes: a colour letter ({letters}) and a rank: 0-9, S (Skip), R (Reverse), +2 (Draw Two)"
+        f"Card codes: a colour letter ({letters}) and a rank: 0-9, {actions}"
         + (f"; wild cards: {wilds}." if wilds else "."),
         "Your turn: play one card that matches the active colour, or the top card's number or symbol, or a wild "
         "card; or draw one card (allowed even when you could play). A drawn card you can play may be played at "
@@ -235,7 +234,7 @@ def _card_phrases(code: str, colors: tuple[str, ...]) -> list[str]:
         if rank == C.DRAW_TWO_RANK:
             phrases += [f"{colors[slot]} draw 2", "draw two", "draw 2", "+2"]  # "draw two": any legal Draw Two
         elif rank >= C.SKIP_RANK:
-            phrases.append(RANK_WORDS[rank].lower())  # "skip": any legal Skip
+            phrases.append(F.face(kind).name.lower())  # "skip": any legal Skip
     elif kind in _WILD_SHORT:
         phrases.append(_WILD_SHORT[kind])
     elif kind == C.WILD_DRAW_FOUR:

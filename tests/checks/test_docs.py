@@ -148,7 +148,8 @@ def test_the_build_draws_every_picture(site):
 def test_the_gallery_shows_every_preset(site):
     """The rules page has a tab per preset with its deck: every colour row in the preset's colours, and one wild
     card for each kind of wild card in its deck (read off the pixels)."""
-    from uno_env.picture import BACKGROUND, CARD_RGB, WILD_RGB
+    from uno_env.faces import COLOR_FACES, WILD_COLOR
+    from uno_env.picture import BACKGROUND
     from uno_env.rules import VARIANTS, make_rules
 
     pictures = pictures_module()
@@ -169,9 +170,10 @@ def test_the_gallery_shows_every_preset(site):
             return tuple(int(v) for v in pixels[y, x])
 
         for row, name in enumerate(rules.colors):
-            assert [colour(pixels, row, c) for c in range(13)] == [CARD_RGB[name]] * 13, f"{variant}: the {name} row"
+            row_colours = [colour(pixels, row, c) for c in range(13)]
+            assert row_colours == [COLOR_FACES[name].rgb] * 13, f"{variant}: the {name} row"
         last_row = [colour(pixels, 4, c) for c in range(13)]
-        assert last_row == [WILD_RGB] * wilds + [BACKGROUND] * (13 - wilds), f"{variant}: {wilds} wild cards"
+        assert last_row == [WILD_COLOR.rgb] * wilds + [BACKGROUND] * (13 - wilds), f"{variant}: {wilds} wild cards"
 
 
 def test_the_game_gif_loops(site):

@@ -26,7 +26,8 @@ from web_client import (  # tests/play/web_client.py
 )
 
 from uno_env import Game
-from uno_env.picture import CARD_RGB
+from uno_env import cards as C
+from uno_env.faces import COLOR_FACES, color_face
 from uno_env.play import web
 from uno_env.render import table_view
 
@@ -239,8 +240,7 @@ def click_and_settle(browser, element, timeout=30.0):
 
 
 def card_rgb(code: str, colors) -> tuple[int, int, int]:
-    letters = {color[0].upper(): color for color in colors}
-    return CARD_RGB[letters[code[0]]] if not code.startswith("W") else (24, 24, 24)
+    return color_face(C.parse_card(code, tuple(colors)), tuple(colors)).rgb
 
 
 #: what the paced test reads of the page each time it looks
@@ -395,7 +395,7 @@ def test_your_forehead_card_shows_the_colours_you_guessed_wrong(chrome, tmp_path
         shot = tmp_path / "forehead.png"
         browser.save_screenshot(str(shot))
         chip = note.find_element("css selector", ".uno-chip.web-crossed")
-        assert share_of_colour(check_screenshot(shot), element_box(chip), CARD_RGB["pink"]) > 0.3
+        assert share_of_colour(check_screenshot(shot), element_box(chip), COLOR_FACES["pink"].rgb) > 0.3
         assert "G5" not in json.dumps(table(app).state())  # the hidden card itself is never sent
 
 

@@ -10,8 +10,9 @@ import pytest
 from PIL import Image
 
 import uno_env
+from uno_env.faces import COLOR_FACES
 from uno_env.game import Game
-from uno_env.picture import CARD_RGB, HEIGHT, WIDTH, frames_of_actions, frames_of_random_game, picture, save_animation
+from uno_env.picture import HEIGHT, WIDTH, frames_of_actions, frames_of_random_game, picture, save_animation
 from uno_env.render import render_text, table_view
 from uno_env.testing import act, deal, deal_env
 
@@ -50,8 +51,8 @@ def test_render_picture_is_an_rgb_array_in_the_presets_colours(variant, hands, t
         colours = pixel_colours(image)
         assert len(colours) > 20  # not blank: a table, cards, text
         for name in game.rules.colors:
-            assert CARD_RGB[name] in colours, f"{name} is missing from {variant}'s picture"
-        assert CARD_RGB[absent] not in colours
+            assert COLOR_FACES[name].rgb in colours, f"{name} is missing from {variant}'s picture"
+        assert COLOR_FACES[absent].rgb not in colours
     assert picture(game.batch, 0).tobytes() == picture(game, 0).tobytes()  # a GameBatch or a Game
 
 
