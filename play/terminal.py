@@ -36,15 +36,14 @@ from rich.text import Text
 
 from uno_env import Game, cli
 from uno_env import actions as A
+from uno_env import cards as C
+from uno_env import faces as F
 from uno_env.agents.registry import TRAINED_HELP, agent_names
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.records import save_record
 
 from .session import PHASE_PROMPTS, Alarm, Card, Colour, ScoreTable, Strong, TableSession
 
-COLOR_STYLES = {"red": "bold red", "pink": "bold magenta", "blue": "bold blue", "green": "bold green",
-                "yellow": "bold yellow"}  # fmt: skip
-WILD_STYLE = "bold reverse"
 HIDDEN = "??"
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "h", "help")
@@ -93,14 +92,14 @@ class TerminalGame:
         return self.session.who(seat, capital)
 
     def card(self, code: str) -> Text:
-        slot = self.session.slot(code)
-        return Text(code, style=COLOR_STYLES[self.colors[slot]] if slot >= 0 else WILD_STYLE)
+        """A card code in its colour's terminal style (`uno_env.faces`)."""
+        return Text(code, style=F.color_face(C.parse_card(code, self.colors), self.colors).style)
 
     def cards(self, codes: list[str]) -> Text:
         return Text(" ").join(self.card(code) for code in codes) if codes else Text("-")
 
     def colour(self, name: str | None) -> Text:
-        return Text(name, style=COLOR_STYLES[name]) if name else Text("(to choose)")
+        return Text(name, style=F.COLOR_FACES[name].style) if name else Text("(to choose)")
 
     def text(self, parts: list[str]) -> Text:
         """A line of the session's narration, styled: cards and colours in their colours."""

@@ -17,24 +17,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.color import ColorSystem
+from rich.style import Style
+
 from . import actions as A
 from . import cards as C
+from . import faces as F
 
-_ANSI = {"red": "31", "pink": "95", "blue": "34", "green": "32", "yellow": "33"}
-_WILD_ANSI = "1"
 _PASS = next(name for name, first, _, _ in A.ACTIONS if first == A.PASS)  # "pass": in `drawn`, keep the card
 
 
 def paint(code: str, colors: tuple[str, ...], color: bool) -> str:
-    """A card code, in its colour when `color` is on (ANSI escapes)."""
+    """A card code, in its colour's terminal style (`uno_env.faces`) as ANSI escapes when `color` is on."""
     if not color:
         return code
-    letters = [C.color_letter(c) for c in colors]
-    if code.startswith("W") or code[0] not in letters:
-        ansi = _WILD_ANSI
-    else:
-        ansi = _ANSI[colors[letters.index(code[0])]]
-    return f"\x1b[{ansi}m{code}\x1b[0m"
+    style = F.color_face(C.parse_card(code, colors), colors).style
+    return Style.parse(style).render(code, color_system=ColorSystem.STANDARD)
 
 
 def seen_phase(d: dict[str, Any], viewer: int | None) -> str:
