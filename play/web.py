@@ -61,6 +61,7 @@ from uno_env import actions as A
 from uno_env.agents.registry import SEARCHES, agent_names, search_budget
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
+from uno_env.faces import faces_element
 from uno_env.game import DEFAULT_MAX_STEPS as MAX_STEPS
 from uno_env.rules import MAX_PLAYERS
 
@@ -649,6 +650,7 @@ def replay_available() -> bool:
 
 # ---------------------------------------------------------------------------------------- the app
 TOKEN_SLOT = '<meta name="uno-token" content="">'  # in play.html: where the page gets its token
+TABLE_SCRIPT = '<script src="/uno-static/table.js"></script>'  # in play.html: the card faces go just before it
 API_ROUTES = "GET /api/state, POST /api/act, POST /api/resume, POST /api/new, GET /api/record"
 
 
@@ -691,9 +693,11 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
     table = WebTable(settings)
     token = secrets.token_urlsafe(32)
     page = (STATIC / "play.html").read_text(encoding="utf-8")
-    if page.count(TOKEN_SLOT) != 1:
-        raise RuntimeError(f"play/static/play.html must hold {TOKEN_SLOT} once")
+    for slot in (TOKEN_SLOT, TABLE_SCRIPT):
+        if page.count(slot) != 1:
+            raise RuntimeError(f"play/static/play.html must hold {slot} once")
     page = page.replace(TOKEN_SLOT, f'<meta name="uno-token" content="{token}">')
+    page = page.replace(TABLE_SCRIPT, f"{faces_element()}\n{TABLE_SCRIPT}")
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD + MAX_FORM_OVERHEAD  # the largest body; /api/*: MAX_API_BODY
     app.config["MAX_FORM_PARTS"] = 8  # the upload form has two (MAX_FORM_MEMORY_SIZE: Flask's 500 kB)

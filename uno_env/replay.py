@@ -18,8 +18,9 @@ and by whom, and the result at the end; a menu picks whose view to show: a spect
 the moments and steps it saw live; computed here in Python and sent as each view's changes from one moment to
 the next; the page's JavaScript puts them back together and only draws). Its drawing code is
 `uno_env/static/table.js` and `table.css` (`UnoTable.card`, `UnoTable.table`, `UnoTable.mountReplay`), inlined into
-the page, with a move list beside the table (click a move to jump to it) and the address's `#step=N&view=K` followed
-as it changes. `back_link` adds a link at the top (uno-web's replay page links back to its table).
+the page with the card faces it reads (`uno_env.faces.faces_element`), with a move list beside the table (click a
+move to jump to it) and the address's `#step=N&view=K` followed as it changes. `back_link` adds a link at the top
+(uno-web's replay page links back to its table).
 
 The pictures (`replay_frames`) are `uno_env.picture.draw_table` of each moment the viewer saw, under a caption that
 says who just did what (the card played drawn beside it); `save_replay` writes them as an animated GIF (Pillow) or an
@@ -40,6 +41,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from .faces import faces_element, script_json
 from .game import Game, replay_steps
 from .records import check_record, write_atomic
 from .render import seen_step, sees_moment, table_view
@@ -265,12 +267,6 @@ def _final_result(d: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"scores": d["scores"], "winners": d["winners"], "done": d["done"], "truncated": d["truncated"]}
 
 
-def _script_json(data: Any) -> str:
-    """JSON safe inside a <script> element: no '<', '>' or '&' that could end it or start a comment."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
 MAX_LINK_CHARS = 2000
 
 
@@ -308,8 +304,8 @@ def page_html(data: dict[str, Any], *, back_link: str | None = None, back_label:
         f"<style>\n{css}</style>\n"
         "<style>html, body { margin: 0; background: rgb(24, 27, 34); }</style>\n"
         f'</head>\n<body>\n{nav}<div id="uno-replay"></div>\n'
-        f'<script type="application/json" id="uno-replay-data">{_script_json(data)}</script>\n'
-        f"<script>\n{js}</script>\n"
+        f'<script type="application/json" id="uno-replay-data">{script_json(data)}</script>\n'
+        f"{faces_element()}\n<script>\n{js}</script>\n"
         '<script>\nUnoTable.mountReplay(document.getElementById("uno-replay"),\n'
         '  JSON.parse(document.getElementById("uno-replay-data").textContent),\n'
         "  {keys: document, hash: true});\n</script>\n"

@@ -4,7 +4,8 @@
  * draws as they are (a hand of null is drawn as card backs, a forehead card of null as a back marked "?"); a
  * replay's views come as each view's changes from its previous one, put back together here as they are.
  * Names from the data are looked up as own properties only (`own`), never through Object.prototype.
- * Data is put on the page with textContent only, never as HTML. Needs table.css; no library, nothing fetched.
+ * Data is put on the page with textContent only, never as HTML. Needs table.css, and the card faces and colours of
+ * uno_env.faces in the page before this script (uno_env.faces.faces_element); no library, nothing fetched.
  *
  *   UnoTable.card(code, colors, {size: "small" | "large"})  -> element: a face-up card ("R5", "B+2", "W+4", ...)
  *   UnoTable.back(colors, {mark, size})                      -> element: a face-down card ("?" for an unknown one)
@@ -15,23 +16,34 @@
 (function (root) {
   "use strict";
 
-  var RANK_MARKS = { S: "\u2298", R: "\u21c4", "+2": "+2" };
-  var RANK_WORDS = { S: "SKIP", R: "REVERSE", "+2": "DRAW TWO" };
-  var WILDS = {
-    W: ["W", "WILD"],
-    "W+4": ["+4", "WILD +4"],
-    WN: ["N", "NARWHAL"],
-    WU: ["U", "URRRHHH"],
-    WE: ["E", "EMOJI"],
-    WC: ["C", "CUSTOM"],
-    WS: ["S", "SWAP"],
-  };
-  var KNOWN_COLORS = ["red", "pink", "blue", "green", "yellow"];
+  var FACES = readFaces();
   var MAX_BACKS = 24; // a hidden hand is drawn as at most this many backs, then "+k"
 
   /* Whether `key` is an own property of `object` (not "constructor", "__proto__", ... from its prototype). */
   function own(object, key) {
     return object !== null && typeof object === "object" && Object.prototype.hasOwnProperty.call(object, key);
+  }
+
+  /* The one table of card faces and colours (uno_env.faces), from the page's JSON element uno-faces: {ranks, wilds}
+     as faces by code ({code, name, mark, word}) and {colors} by name ({rgb, style}). Each colour's RGB becomes
+     the CSS variable --uno-NAME of the document (--uno-wild: a wild card's black), which table.css reads. */
+  function readFaces() {
+    var node = document.getElementById("uno-faces");
+    if (!node) throw new Error("table.js needs the card faces in the page before it: uno_env.faces.faces_element()");
+    var data = JSON.parse(node.textContent);
+    var faces = { ranks: {}, wilds: {}, colors: data.colors };
+    data.ranks.forEach(function (face) { faces.ranks[face.code] = face; });
+    data.wilds.forEach(function (face) { faces.wilds[face.code] = face; });
+    var style = document.documentElement.style;
+    for (var name in data.colors) {
+      if (own(data.colors, name)) style.setProperty("--uno-" + name, cssColor(data.colors[name].rgb));
+    }
+    style.setProperty("--uno-wild", cssColor(data.wild.rgb));
+    return faces;
+  }
+
+  function cssColor(rgb) {
+    return "rgb(" + rgb.join(", ") + ")";
   }
 
   function el(tag, className, text) {
@@ -41,21 +53,28 @@
     return node;
   }
 
-  function colorClass(name) {
-    return KNOWN_COLORS.indexOf(name) >= 0 ? "uno-card-" + name : "uno-card-wild";
+  /* Colour `node` (a card or a colour dot) `name`: the class uno-card-NAME and its --uno-card-color; a name not in
+     the table, or null: a wild card's black (uno-card-wild). */
+  function paint(node, name) {
+    if (!own(FACES.colors, name)) {
+      node.classList.add("uno-card-wild");
+      return;
+    }
+    node.classList.add("uno-card-" + name);
+    node.style.setProperty("--uno-card-color", "var(--uno-" + name + ")");
   }
 
   function setPresetColors(node, colors) {
     for (var i = 0; i < 4 && colors && i < colors.length; i++) {
-      if (KNOWN_COLORS.indexOf(colors[i]) >= 0) node.style.setProperty("--uno-c" + i, "var(--uno-" + colors[i] + ")");
+      if (own(FACES.colors, colors[i])) node.style.setProperty("--uno-c" + i, "var(--uno-" + colors[i] + ")");
     }
   }
 
   /* {color: a colour name or null (a wild), rank: "5" / "S" / "W+4" ..., mark, word} of a card code. */
   function cardInfo(code, colors) {
     code = String(code).toUpperCase();
-    if (own(WILDS, code)) {
-      return { color: null, rank: code, mark: WILDS[code][0], word: WILDS[code][1] };
+    if (own(FACES.wilds, code)) {
+      return { color: null, rank: code, mark: FACES.wilds[code].mark, word: FACES.wilds[code].word };
     }
     var letter = code.charAt(0);
     var rank = code.slice(1);
@@ -66,15 +85,16 @@
     return {
       color: color,
       rank: rank,
-      mark: own(RANK_MARKS, rank) ? RANK_MARKS[rank] : rank,
-      word: own(RANK_WORDS, rank) ? RANK_WORDS[rank] : "",
+      mark: own(FACES.ranks, rank) ? FACES.ranks[rank].mark : rank,
+      word: own(FACES.ranks, rank) ? FACES.ranks[rank].word : "",
     };
   }
 
   function card(code, colors, options) {
     options = options || {};
     var info = cardInfo(code, colors);
-    var node = el("span", "uno-card " + (info.color ? colorClass(info.color) : "uno-card-wild"));
+    var node = el("span", "uno-card");
+    paint(node, info.color);
     if (options.size) node.classList.add("uno-" + options.size);
     if (!info.color) setPresetColors(node, colors);
     node.title = String(code);
@@ -100,7 +120,8 @@
   }
 
   function chip(name) {
-    var node = el("span", "uno-chip " + colorClass(name));
+    var node = el("span", "uno-chip");
+    paint(node, name);
     node.title = String(name);
     return node;
   }
