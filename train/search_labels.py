@@ -180,6 +180,9 @@ def load_labels(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
         raise ValueError(f"{str(path)!r}: the arrays must be {', '.join(FIELDS)} and obs_LEVEL, all of one length; "
                          f"got {sizes}")  # fmt: skip
     for level in levels:
+        stamp = (settings.get("layouts") or {}).get(level)
+        if isinstance(stamp, dict):  # labels from before layouts were stamped: checked by size alone
+            O.check_layout(str(path), {"observation": level, "num_players": settings["players"], **stamp})
         expected = O.observation_size(level, settings["players"])
         if arrays[f"obs_{level}"].shape[1:] != (expected,):
             raise ValueError(f"{str(path)!r}: obs_{level} rows must be {expected} long")
@@ -222,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     seconds = time.perf_counter() - started
-    settings = {**asdict(chunk), "seed": args.seed, "chunk_states": args.chunk_states, "seconds": round(seconds, 1)}
+    settings = {**asdict(chunk), "seed": args.seed, "chunk_states": args.chunk_states, "seconds": round(seconds, 1),
+                "layouts": {level: O.layout_stamp(level, args.players) for level in chunk.levels}}  # fmt: skip
     save_labels(args.out, labels, settings)
     print(f"{args.out}: {len(labels['actions']):,} states in {seconds:.0f} s "
           f"({len(labels['actions']) / seconds:.1f} a second); the expert left the rollout policy's move in "

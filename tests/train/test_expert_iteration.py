@@ -57,6 +57,12 @@ def test_a_labels_file_is_data_and_a_bad_one_is_refused_in_one_line(labels, tmp_
     path = L.save_labels(tmp_path / "labels.npz", labels, {"players": 2, "variant": "classic"})
     arrays, settings = L.load_labels(path)
     assert settings["format"] == L.LABELS_FORMAT and all(np.array_equal(arrays[k], labels[k]) for k in labels)
+    older = O.layout_description("seer", 2).rsplit(" ", 1)[0]  # labels of a layout one field short
+    stamp = {O.DIGEST_KEY: O.layout_digest("seer", 2, older), O.FIELDS_KEY: older}
+    stamped = {"players": 2, "variant": "classic", "layouts": {"seer": stamp}}
+    L.save_labels(tmp_path / "other.npz", labels, stamped)
+    with pytest.raises(ValueError, match="seer observation layout .* the first field that differs"):
+        L.load_labels(tmp_path / "other.npz")
     broken = dict(labels, actions=np.full_like(labels["actions"], A.NUM_ACTIONS - 1))
     L.save_labels(tmp_path / "illegal.npz", broken, {"players": 2, "variant": "classic"})
     with pytest.raises(ValueError, match="every action must be legal in its mask"):
