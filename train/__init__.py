@@ -1,4 +1,6 @@
-"""Training scripts: native PPO, Stable-Baselines3 MaskablePPO and RLlib.
+"""Training: the learners (native PPO; Stable-Baselines3 MaskablePPO and RLlib) and the rooms the native learners
+share: `config` (settings and their command line), `recipes`, `league`, `checkpoint` (checkpoints and policy
+files), `aids` (training aids) and `batch` (rollouts and batches).
 
 Each needs an extra (`train`, and `rllib` for RLlib) to train, but not to show its `--help`: without it a run
 says which extra to install in one line (`uno_env.extras`) and exits 2.

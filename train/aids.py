@@ -221,7 +221,8 @@ class Aids:
         extra = None
         for aid in self.aids:
             term = aid.extra(rows.get(aid.key))
-            extra = term if extra is None else extra if term is None else extra + term
+            if term is not None:
+                extra = term if extra is None else extra + term
         logits, values, features = network.forward_with_features(obs, masks, extra)
         for aid in self.aids:
             own = aid.values(rows.get(aid.key), masks)
@@ -230,7 +231,8 @@ class Aids:
 
     def losses(self, features, logits, masks, rows, fraction: float | None) -> dict[str, torch.Tensor]:
         """Each aid's loss by name (`hand_loss`, `teacher_loss`), for those that have one now."""
-        found = {aid.loss_name: aid.loss(features, logits, masks, rows.get(aid.key), fraction) for aid in self.aids}
+        found = {aid.loss_name: aid.loss(features, logits, masks, rows.get(aid.key), fraction)
+                 for aid in self.aids if aid.loss_name}  # fmt: skip
         return {name: loss for name, loss in found.items() if loss is not None}
 
     def scalars(self, fraction: float) -> dict[str, float]:
