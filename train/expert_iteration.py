@@ -93,12 +93,11 @@ def network_rows(arrays: dict[str, np.ndarray], settings: dict[str, Any], level:
                            for i in range(0, len(rows), 8192)])  # fmt: skip
 
 
-def split_by_deal(games: np.ndarray, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def split_by_deal(deals: np.ndarray, holdout: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Row indices (train, held out): each deal's rows on one side."""
-    deals = np.unique(games)
-    rng = np.random.default_rng(seed)
-    held = set(rng.choice(deals, size=int(round(holdout * len(deals))), replace=False).tolist())
-    is_held = np.fromiter((g in held for g in games), bool, len(games))
+    unique = np.unique(deals)
+    held = np.random.default_rng(seed).choice(unique, size=int(round(holdout * len(unique))), replace=False)
+    is_held = np.isin(deals, held)
     return np.flatnonzero(~is_held), np.flatnonzero(is_held)
 
 
@@ -114,7 +113,7 @@ def fit(arrays: dict[str, np.ndarray], settings: dict[str, Any], config: FitSett
     masks = torch.from_numpy(arrays["masks"]).bool()
     targets = torch.from_numpy(policy_targets(arrays, config.target, config.sharpness))
     outcome = torch.from_numpy(arrays["outcome"].astype(np.float32))
-    train_rows, held_rows = split_by_deal(arrays["game"], config.holdout, config.seed)
+    train_rows, held_rows = split_by_deal(arrays["deal"], config.holdout, config.seed)
     network = PolicyNetwork(config.observation, settings["players"], config.hidden, config.hint).to(device)
     optimizer = torch.optim.AdamW(network.parameters(), lr=config.learning_rate, weight_decay=config.weight_decay)
     steps = config.epochs * max(1, len(train_rows) // config.batch_size)

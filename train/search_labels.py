@@ -10,8 +10,8 @@ worlds (`advantage`), and whether the seat went on to win the round (`outcome`).
 every level asked for (`--levels`: `seer` for a privileged network, `knowledge` or `belief` for an honest one),
 so one set of searches serves several networks.
 
-The work is cut into chunks of consecutive seeds, each with its own games and agents, so the labels depend only on
-the seed and the chunk size: `--workers K` runs chunks in K processes here, `--ray-workers K` as Ray tasks
+The work is cut into chunks, each with its own games and agents seeded from a hash of (seed, chunk), so that no two
+chunks share a deal and the labels depend only on the seed and the chunk size: `--workers K` runs chunks in K processes here, `--ray-workers K` as Ray tasks
 (`uno_env.arena.ray_workers`), with the same labels either way. The file is a plain `.npz` of arrays (read with
 `numpy.load(allow_pickle=False)`: data, never code) whose `settings` entry is JSON text.
 """
@@ -44,7 +44,7 @@ from uno_env.vector import UnoVectorEnv
 #: the arrays of a labels file, in order: name -> dtype (observations add `obs_{level}` int8 arrays)
 FIELDS = {
     "masks": np.int8, "actions": np.int16, "preferred": np.int16, "advantage": np.float16, "worlds": np.int16,
-    "outcome": np.int8, "game": np.int64,
+    "outcome": np.int8, "deal": np.uint64,
 }  # fmt: skip
 LABELS_FORMAT = "uno-env-search-labels-1"
 MAX_STATES = 50_000_000
@@ -64,16 +64,23 @@ class LabelChunk:
     levels: tuple[str, ...]
     games: int  # games played at once
 
-    def __call__(self, job: tuple[int, int]) -> dict[str, np.ndarray]:
-        seed, states = job
-        return label_states(self, seed, states)
+    def __call__(self, job: tuple[int, int, int]) -> dict[str, np.ndarray]:
+        seed, index, states = job
+        return label_states(self, chunk_seed(seed, index), states)
+
+
+def chunk_seed(seed: int, index: int) -> int:
+    """Chunk `index`'s seed: a 64-bit hash of (seed, index), so that chunks share no deal (consecutive seeds would:
+    a chunk's games are seeded seed, seed + 1, ... and each game's next rounds follow from its seed)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0])
 
 
 def label_states(chunk: LabelChunk, seed: int, states: int) -> dict[str, np.ndarray]:
-    """`states` labelled decisions of the expert's seat from games seeded from `seed` (see the module docstring)."""
+    """`states` labelled decisions of the expert's seat from games seeded from `seed` (see the module docstring);
+    `deal` is each state's round's seed (the unit of a held-out split)."""
     options = rule_options(chunk.options)
     venv = UnoVectorEnv(chunk.variant, chunk.players, chunk.games, learner_seats=[LEARNER_SEAT],
-                        opponents=make_agent(chunk.opponents, seed=seed + 1), **options)  # fmt: skip
+                        opponents=make_agent(chunk.opponents, seed=(seed + 1) % 2**64), **options)  # fmt: skip
     expert = make_agent(chunk.expert, seed=seed)
     if getattr(expert, "root", None) != "paired":
         raise ValueError(f"the expert must be a search with a paired root (ismcts, seer, ismcts-belief), got "
@@ -81,8 +88,6 @@ def label_states(chunk: LabelChunk, seed: int, states: int) -> dict[str, np.ndar
     bind(expert, venv.spec, venv.rules)
     rows: dict[str, list] = {name: [] for name in (*FIELDS, *(f"obs_{level}" for level in chunk.levels))}
     pending: dict[int, list[int]] = {}  # game -> its rows still waiting for the round's outcome
-    game_ids = np.arange(chunk.games, dtype=np.int64) + seed * 1_000_003  # unique per deal across chunks
-    next_id = int(game_ids.max()) + 1
     obs, masks = venv.reset(seed=seed)
     state, config = venv.game.state_array, venv.game.config_array
     count = 0
@@ -109,7 +114,7 @@ def label_states(chunk: LabelChunk, seed: int, states: int) -> dict[str, np.ndar
             rows["advantage"].append(full)
             rows["worlds"].append(min(worlds, 32767))
             rows["outcome"].append(0)
-            rows["game"].append(game_ids[g])
+            rows["deal"].append(venv.seeds[g])
             pending.setdefault(g, []).append(len(rows["masks"]) - 1)
             count += 1
         obs, masks, rewards, terminated, truncated, _ = venv.step(actions)
@@ -117,15 +122,14 @@ def label_states(chunk: LabelChunk, seed: int, states: int) -> dict[str, np.ndar
             won = int(rewards[g, LEARNER_SEAT] > 0)
             for row in pending.pop(g, []):
                 rows["outcome"][row] = won
-            game_ids[g], next_id = next_id, next_id + 1
     return {name: np.array(values, dtype=FIELDS.get(name, np.int8)) for name, values in rows.items()}
 
 
 def generate(chunk: LabelChunk, states: int, seed: int, *, chunk_states: int = 2_000, workers: int = 1,
              ray_workers: int = 0, ray_address: str | None = None, progress: bool = True) -> dict[str, np.ndarray]:
-    """`states` labelled states, in chunks of `chunk_states`
-    from seeds seed, seed + 1, ... (each chunk's games and agents seeded from its own seed)."""
-    jobs = [(seed + i, min(chunk_states, states - i * chunk_states)) for i in range(math.ceil(states / chunk_states))]
+    """`states` labelled states, in chunks of `chunk_states`, each chunk's games and agents seeded from its own seed
+    (`chunk_seed`)."""
+    jobs = [(seed, i, min(chunk_states, states - i * chunk_states)) for i in range(math.ceil(states / chunk_states))]
     from tqdm import tqdm
 
     bar = tqdm(total=states, unit="state", disable=not progress, file=sys.stderr)

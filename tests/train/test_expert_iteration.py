@@ -46,6 +46,12 @@ def test_labels_are_the_experts_legal_decisions_with_its_paired_comparison(label
         assert np.array_equal(labels["obs_knowledge"][:, part], labels["obs_seer"][:, seer[name][0]]), name
 
 
+def test_no_two_chunks_share_a_deal(labels):
+    first, second = (L.label_states(CHUNK, L.chunk_seed(3, index), 30) for index in (0, 1))
+    assert not set(first["deal"].tolist()) & set(second["deal"].tolist())
+    assert len(np.unique(labels["deal"])) >= 8  # every game of a chunk deals its own rounds
+
+
 def test_labels_depend_only_on_the_seed_not_on_the_processes(labels):
     again = L.generate(CHUNK, 60, seed=3, chunk_states=30, workers=2, progress=False)
     assert labels.keys() == again.keys()
