@@ -11,9 +11,10 @@ every level asked for (`--levels`: `seer` for a privileged network, `knowledge` 
 so one set of searches serves several networks.
 
 The work is cut into chunks, each with its own games and agents seeded from a hash of (seed, chunk), so that no two
-chunks share a deal and the labels depend only on the seed and the chunk size: `--workers K` runs chunks in K processes here, `--ray-workers K` as Ray tasks
-(`uno_env.arena.ray_workers`), with the same labels either way. The file is a plain `.npz` of arrays (read with
-`numpy.load(allow_pickle=False)`: data, never code) whose `settings` entry is JSON text.
+chunks share a deal and the labels depend only on the seed and the chunk size: `--workers K` runs chunks in K
+processes here, `--ray-workers K` as Ray tasks (`uno_env.arena.ray_workers`), with the same labels either way. The
+file is a plain `.npz` of arrays (read with `numpy.load(allow_pickle=False)`: data, never code) whose `settings`
+entry is JSON text.
 """
 
 from __future__ import annotations
