@@ -9,8 +9,29 @@ says which extra to install in one line (`uno_env.extras`) and exits 2.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import require_extra
+
+
+def run_trainer(parser: Any, argv: Sequence[str] | None, modules: Sequence[str], train: Callable[[Any], Any], *,
+                announce: Callable[[Any], str] | None = None, report: Callable[[Any], str] | None = None) -> int:
+    """A trainer's command, the same for every learner: parse its settings (`--help` needs no extra), require the
+    extra's `modules`, print `announce(config)`, train, print `report(summary)`. A user's error (a bad or refused
+    file, settings the games refuse, an unwritable --out, a missing extra) is one line and exit 2."""
+    try:
+        config = parser.parse_config(argv)
+        require_extra("training", *modules)
+        if announce is not None:
+            print(announce(config), flush=True)
+        summary = train(config)
+    except USER_ERRORS as error:
+        parser.error(str(error) or type(error).__name__)
+    if report is not None:
+        print(report(summary))
+    return 0
 
 
 def check_device(device: str) -> None:

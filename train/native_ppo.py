@@ -38,8 +38,8 @@ import numpy as np
 from tqdm import tqdm
 
 from uno_env.agents.registry import make_agent
-from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import require_extra
+from uno_env.train import run_trainer
 from uno_env.train.aids import Aids, HandHead, OracleInput, SeerCritic, Teacher
 from uno_env.train.batch import Batch, Rollout
 from uno_env.train.checkpoint import (
@@ -430,16 +430,9 @@ class Run:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        config = parser.parse_config(argv)  # --help works without the train extra
-        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
-        print(describe(config), flush=True)
-        summary = train(config)
-    except USER_ERRORS as error:  # a bad or refused checkpoint, settings the games refuse, an unwritable --out
-        parser.error(str(error) or type(error).__name__)
-    print(f"trained {summary['steps']} steps in {summary['updates']} updates; policy in {summary['out']}/policy.pt")
-    return 0
+    return run_trainer(build_parser(), argv, TRAIN_MODULES, train, announce=describe,
+                       report=lambda summary: f"trained {summary['steps']} steps in {summary['updates']} updates; "
+                                              f"policy in {summary['out']}/policy.pt")  # fmt: skip
 
 
 if __name__ == "__main__":

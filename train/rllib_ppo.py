@@ -39,7 +39,6 @@ import uno_env  # noqa: F401  (before RLlib imports torch: numba's passive OpenM
 from uno_env import observation as O
 from uno_env.aec import raw_env
 from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
-from uno_env.agents.trust import USER_ERRORS
 from uno_env.cli import (
     Flag,
     nonnegative_float,
@@ -51,6 +50,7 @@ from uno_env.cli import (
 )
 from uno_env.extras import missing_extra_base, require_extra
 from uno_env.records import write_atomic
+from uno_env.train import run_trainer
 
 try:  # the rllib extra: without it the module still imports, so `uno-train-rllib --help` works and a run names it
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
@@ -287,14 +287,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_config(argv)  # --help works without the rllib extra
-        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
-        train(args)
-    except USER_ERRORS as error:  # settings the games refuse, an unwritable --out, a Ray cluster not there
-        parser.error(str(error) or type(error).__name__)
-    return 0
+    return run_trainer(build_parser(), argv, TRAIN_MODULES, train)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ import numpy as np
 from uno_env import VARIANTS
 from uno_env.agents.registry import make_agent
 from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model, read_metadata
-from uno_env.agents.trust import USER_ERRORS
 from uno_env.arena.tournament import win_rate_against
 from uno_env.cli import (
     Flag,
@@ -47,7 +46,7 @@ from uno_env.cli import (
 from uno_env.extras import missing_extra_base, require_extra
 from uno_env.observation import layout_stamp
 from uno_env.records import write_atomic
-from uno_env.train import check_device
+from uno_env.train import check_device, run_trainer
 from uno_env.wrappers import UnoSB3VecEnv
 
 try:  # the train extra: without it the module still imports, so `uno-train-sb3 --help` works and a run names the extra
@@ -268,15 +267,9 @@ def parse_args(argv: list[str] | None = None) -> Config:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        config = parser.parse_config(argv)  # --help works without the train extra
-        require_extra("training", *TRAIN_MODULES)  # else one line naming the extra, exit 2
-        summary = train(config)
-    except USER_ERRORS as error:  # a bad or refused model file, settings the games refuse, an unwritable --out
-        parser.error(str(error) or type(error).__name__)
-    print(f"trained {summary['timesteps']} timesteps; model in {summary['out']}/model.zip")
-    return 0
+    return run_trainer(build_parser(), argv, TRAIN_MODULES, train,
+                       report=lambda summary: f"trained {summary['timesteps']} timesteps; model in "
+                                              f"{summary['out']}/model.zip")  # fmt: skip
 
 
 if __name__ == "__main__":
