@@ -65,6 +65,8 @@ except ModuleNotFoundError:
 
 #: what training needs of the train extra
 TRAIN_MODULES = ("torch", "tensorboard")
+#: the imitated baseline's seed, counted from the run's (a fixed offset: runs from before it was named replay)
+IMITATED_SEED_OFFSET = 77
 
 __all__ = [  # the names other code reads from here (the settings, the files and the league live in their rooms)
     "CHECKPOINT_FORMAT", "TRAIN_MODULES", "Aids", "Batch", "Collector", "Config", "HandHead", "League",
@@ -262,7 +264,8 @@ class Run:
         self.league = League(config, self.network, rng, str(device))
         if state is not None:
             self.league.restore(state["snapshots"], self.network)
-        imitated = self.league.bind(make_agent(config.imitate, seed=config.seed + 77)) if config.imitate else None
+        imitated = (self.league.bind(make_agent(config.imitate, seed=config.seed + IMITATED_SEED_OFFSET))
+                    if config.imitate else None)
         self.out = Path(config.out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.writer = SummaryWriter(self.out / "tensorboard")
