@@ -72,17 +72,25 @@ def integral(value: Any) -> int | None:
     return None
 
 
+def _int_in(value: Any, low: int, high: int | None, wrong: str, out: str, error: type[ValueError] = ValueError) -> int:
+    """`value` (an integer, `integral`) as an int from `low` to `high` - 1 (no upper bound where `high` is None);
+    refused with `WrongTypeError(f"{wrong}, got <value>")` when it is no integer, `error(f"{out}, got <number>")`
+    when it is out of range."""
+    number = integral(value)
+    if number is None:
+        raise WrongTypeError(f"{wrong}, got {_shown(value)}")
+    if number < low or (high is not None and number >= high):
+        raise error(f"{out}, got {number}")
+    return number
+
+
 # ----------------------------------------------------------------------------------------- seeds
 
 
 def seed(value: Any, name: str = "seed") -> int:
     """A seed: an int from 0 to 2**64 - 1."""
-    number = integral(value)
-    if number is None:
-        raise WrongTypeError(f"{name} must be an int from 0 to 2**64 - 1, got {_shown(value)}")
-    if not 0 <= number < SEED_LIMIT:
-        raise ValueError(f"{name} must be an int from 0 to 2**64 - 1, got {number}")
-    return number
+    allowed = f"{name} must be an int from 0 to 2**64 - 1"
+    return _int_in(value, 0, SEED_LIMIT, allowed, allowed)
 
 
 def _is_array_like(value: Any) -> bool:
@@ -118,12 +126,8 @@ def action_id(value: Any, name: str = "action") -> int:
     """An action id: an int from 0 to 76."""
     if type(value) is int and 0 <= value < NUM_ACTIONS:  # the common case, fast
         return value
-    number = integral(value)
-    if number is None:
-        raise WrongTypeError(f"{name} must be an action id, an int {ACTION_RANGE}, got {_shown(value)}")
-    if not 0 <= number < NUM_ACTIONS:
-        raise IllegalActionError(f"{name} id must be an int {ACTION_RANGE}, got {number}")
-    return number
+    wrong, out = f"{name} must be an action id, an int {ACTION_RANGE}", f"{name} id must be an int {ACTION_RANGE}"
+    return _int_in(value, 0, NUM_ACTIONS, wrong, out, IllegalActionError)
 
 
 def action_batch(
@@ -176,23 +180,14 @@ def index(value: Any, size: int, name: str = "game") -> int:
     """An index from 0 to size - 1 (a game of a batch, a seat); negative indices are refused, not wrapped."""
     if type(value) is int and 0 <= value < size:  # the common case, fast
         return value
-    number = integral(value)
-    if number is None:
-        raise WrongTypeError(f"{name} must be an int from 0 to {size - 1}, got {_shown(value)}")
-    if not 0 <= number < size:
-        raise ValueError(f"{name} must be from 0 to {size - 1}, got {number}")
-    return number
+    last = size - 1
+    return _int_in(value, 0, size, f"{name} must be an int from 0 to {last}", f"{name} must be from 0 to {last}")
 
 
 def positive_int(value: Any, name: str, high: int | None = None) -> int:
     """An int from 1 (to `high`, where given: the engine's counters have one)."""
-    allowed = "a positive int" if high is None else f"a positive int (at most {high:_})"
-    number = integral(value)
-    if number is None:
-        raise WrongTypeError(f"{name} must be {allowed}, got {_shown(value)}")
-    if number < 1 or (high is not None and number > high):
-        raise ValueError(f"{name} must be {allowed}, got {number}")
-    return number
+    allowed = f"{name} must be " + ("a positive int" if high is None else f"a positive int (at most {high:_})")
+    return _int_in(value, 1, None if high is None else high + 1, allowed, allowed)
 
 
 def game_mask(value: Any, size: int, name: str = "which") -> np.ndarray:
