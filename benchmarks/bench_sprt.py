@@ -56,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("second", help="results file of agent B")
     parser.add_argument("--suite", help="the suite both were made with (default: the shipped suite they name)")
     parser.add_argument("--cell", default="classic-2p/counter/round", help="TABLE/OPPONENT/EPISODE")
-    parser.add_argument("--runs", type=cli._int_converter(1, MAX_RUNS), default=2000,
+    parser.add_argument("--runs", type=cli.int_in_range(1, MAX_RUNS), default=2000,
                         help=f"simulated tests per true difference, 1 to {MAX_RUNS:,}")  # fmt: skip
-    parser.add_argument("--max-deals", type=cli._int_converter(2, MAX_COMPARE_DEALS), default=20_000,
+    parser.add_argument("--max-deals", type=cli.int_in_range(2, MAX_COMPARE_DEALS), default=20_000,
                         help=f"deals a run may take, 2 to {MAX_COMPARE_DEALS:,}")  # fmt: skip
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)

@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="counter")
     parser.add_argument("--tables", nargs="+", default=["classic-2p", "classic-4p"], help="uno-bench-v1's table ids")
     parser.add_argument("--episode", default="round", choices=("round", "match"))
-    parser.add_argument("--deals", type=cli._int_converter(2, bench.MAX_DEALS), default=4000,
+    parser.add_argument("--deals", type=cli.int_in_range(2, bench.MAX_DEALS), default=4000,
                         help=f"deals per table, 2 to {bench.MAX_DEALS:,}")  # fmt: skip
-    parser.add_argument("--seed", type=cli._int_converter(0, bench.MAX_FIRST_SEED), default=50_000_000,
+    parser.add_argument("--seed", type=cli.int_in_range(0, bench.MAX_FIRST_SEED), default=50_000_000,
                         help="the first deal's seed")  # fmt: skip
     parser.add_argument("--workers", type=bench.WORKERS, default=2, help=f"processes, 1 to {bench.MAX_WORKERS}")
     parser.add_argument("--json", help="write the rows to this file")

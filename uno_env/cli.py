@@ -3,11 +3,12 @@ uno-train-rllib), on the standard library's argparse.
 
 One vocabulary with one meaning everywhere: `--variant`, `--players`, `--option NAME=VALUE` (repeatable),
 `--observation`, `--episode`, `--num-envs`, `--seed`, `--out`, `--device` (the `add_*` helpers). `--variant` names
-a preset of rules (`uno_env.rules.VARIANTS`; the rule set made from it and the options is the rules);
+a variant (`uno_env.rules.VARIANTS`; the rule set made from it and the options is the rules);
 `--num-envs` is always the games stepped together (Gymnasium's `num_envs`), never a minibatch (that is
 `--minibatch-size`). A bad value is refused by the parser with one line on stderr,
 `PROG: error: MESSAGE (see PROG --help)`, and exit status 2 (`ArgumentParser`); numbers with a range are checked
-by the typed converters here (`positive_int`, `player_count`, ...). Older spellings stay as hidden aliases for a
+by the typed converters here (`positive_int`, `player_count`, `int_in_range(low, high)`,
+`number_in_range(low, high)`, ...). Older spellings stay as hidden aliases for a
 release: accepted, not shown in --help.
 
 The trainers keep their settings in a dataclass with a docstring under each field (CleanRL style);
@@ -93,6 +94,12 @@ def int_in_range(low: int, high: int) -> Callable[[str], int]:
     return _int_converter(low, high)
 
 
+def number_in_range(low: float, high: float, what: str = "a number") -> Callable[[str], float]:
+    """An argparse `type`: a finite number from `low` to `high`, else one line saying the range (`what` the number
+    is, as the error says it: "a number of seconds")."""
+    return _float_converter(f"{what} from {low:g} to {high:g}", lambda x: low <= x <= high)
+
+
 integer = _int_converter()
 positive_int = _int_converter(1)
 nonnegative_int = _int_converter(0)
@@ -175,7 +182,7 @@ def _shown(value: Any) -> str:
 
 
 def add_variant(
-    parser: argparse.ArgumentParser, default: str = "classic", help: str = "the variant: which preset of rules"
+    parser: argparse.ArgumentParser, default: str = "classic", help: str = "the variant: which rules"
 ) -> argparse.Action:
     return parser.add_argument(
         "--variant", type=variant_name, choices=VARIANTS, default=default, help=_help(help, default)
@@ -423,6 +430,7 @@ __all__ = [
     "nonnegative_float",
     "nonnegative_int",
     "number",
+    "number_in_range",
     "option_text",
     "parse_option",
     "parser_from_dataclass",
