@@ -3,7 +3,7 @@
 ```python
 from uno_env.agents.belief import load_belief
 
-model = load_belief("classic", num_players=4)   # the model shipped for the preset and player count
+model = load_belief("classic", num_players=4)   # the model shipped for the variant and player count
 model = load_belief("runs/belief/belief.pt")    # a file written by `python -m uno_env.train.belief`
 expected = model.predict(observations)           # (B, L) int8 at model.observation -> (B, N, NUM_KINDS) float32
 ```
@@ -40,9 +40,9 @@ from torch import nn
 from uno_env import cards as C
 from uno_env import observation as O
 from uno_env.observation import CountingParts, counting_belief
-from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS
 
-from .policy import input_scale, load_plain_data
+from .policy import input_scale, is_weights, load_plain_data
+from .trust import check_metadata
 
 __all__ = ["BeliefModel", "BeliefNetwork", "CountingParts", "counting_belief", "load_belief", "score_beliefs"]
 
@@ -146,27 +146,20 @@ class BeliefModel:
 
 
 def check_belief_dict(data: Any, source: str) -> None:
-    """Refuse (ValueError, one line) a dict that is not a belief file's."""
-    fields = {"variant": str, "num_players": int, "observation": str, "observation_size": int, "hidden": list,
-              "rule_options": dict, "state_dict": dict, "trained": dict}  # fmt: skip
+    """Refuse (ValueError, one line) a dict that is not a belief file's, read as every saved model's metadata is
+    (`uno_env.agents.trust.check_metadata`, the observation layout included)."""
     if not isinstance(data, dict) or data.get("format") != BELIEF_FORMAT:
         raise ValueError(f"{source} is not {BELIEF_FILE}")
-    wrong = [key for key, kind in fields.items() if not isinstance(data.get(key), kind) or isinstance(data[key], bool)]
-    if not wrong and not MIN_PLAYERS <= data["num_players"] <= MAX_PLAYERS:
-        wrong.append("num_players")
-    if not wrong and data["observation"] not in O.LEVELS:
-        wrong.append("observation")
-    if not wrong and (not data["hidden"] or not all(type(w) is int and 0 < w <= 4096 for w in data["hidden"])):
-        wrong.append("hidden")
-    if not wrong and not all(isinstance(v, torch.Tensor) for v in data["state_dict"].values()):
-        wrong.append("state_dict")
-    if wrong:
-        raise ValueError(f"{source} is not {BELIEF_FILE}: bad {', '.join(wrong)}")
-    O.check_layout(source, data)
+    check_metadata(data, source, BELIEF_FILE, BELIEF_FIELDS, {"state_dict": is_weights})
     if data["observation_size"] != O.observation_size(data["observation"], data["num_players"]):
         raise ValueError(f"{source} reads observations of size {data['observation_size']}, but this version's "
                          f"{data['observation']!r} observations with {data['num_players']} players have "
                          f"{O.observation_size(data['observation'], data['num_players'])}")  # fmt: skip
+
+
+#: the fields a belief file's dict records
+BELIEF_FIELDS = ("variant", "num_players", "observation", "observation_size", "hidden", "rule_options", "state_dict",
+                 "trained")  # fmt: skip
 
 
 def belief_from_file_dict(data: dict[str, Any], source: str) -> BeliefModel:
@@ -183,16 +176,15 @@ def belief_from_file_dict(data: dict[str, Any], source: str) -> BeliefModel:
 
 
 def shipped_beliefs() -> dict[tuple[str, int], Path]:
-    """(variant, players) -> the shipped belief file."""
-    found = {}
-    for path in sorted(SHIPPED_DIR.glob("*-*p.pt")):
-        variant, _, players = path.stem.rpartition("-")
-        found[(variant, int(players[:-1]))] = path
-    return found
+    """(variant, players) -> the belief model shipped for that game (the catalogue's list,
+    `uno_env.agents.registry.SHIPPED`)."""
+    from .registry import shipped_files
+
+    return {game: f.path for game, f in shipped_files("belief").items()}
 
 
 def load_belief(source: str | Path, num_players: int | None = None) -> BeliefModel:
-    """A belief model: a preset's name with `num_players` (the shipped model), or a belief file's path (data only,
+    """A belief model: a variant's name with `num_players` (the shipped model), or a belief file's path (data only,
     as policy files: `torch.load(weights_only=True)`). A ValueError says in one line what is wrong."""
     shipped = shipped_beliefs()
     if num_players is not None:
@@ -204,7 +196,7 @@ def load_belief(source: str | Path, num_players: int | None = None) -> BeliefMod
     else:
         path = Path(source)
         if not path.is_file():
-            raise ValueError(f"no belief file at {path} (give a preset's name with num_players for a shipped model)")
+            raise ValueError(f"no belief file at {path} (give a variant's name with num_players for a shipped model)")
     return belief_from_file_dict(load_plain_data(path, BELIEF_FILE), str(path))
 
 

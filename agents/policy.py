@@ -3,7 +3,7 @@
 ```python
 from uno_env.agents.policy import PolicyAgent
 
-agent = PolicyAgent.shipped("classic")        # the policy shipped for the preset (any shipped player count)
+agent = PolicyAgent.shipped("classic")        # the policy shipped for the variant (any shipped player count)
 agent = PolicyAgent("runs/classic/policy.pt")  # a policy file written by `python -m uno_env.train.native_ppo`
 ```
 
@@ -43,10 +43,10 @@ from torch import nn
 
 from uno_env import actions as A
 from uno_env import observation as O
-from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS
 
 from .base import bind
 from .baselines import BASELINES
+from .trust import check_metadata
 
 POLICY_FORMAT = "uno-env-policy-1"
 #: what a policy file is, as the errors about a file that is not one say it
@@ -134,7 +134,6 @@ class PolicyNetwork(nn.Module):
     def from_file_dict(cls, data: dict[str, Any], source: str = "the policy") -> PolicyNetwork:
         """The network of a policy file's dict, checked by `check_policy_dict` (a ValueError names what is wrong)."""
         check_policy_dict(data, source)
-        O.check_layout(source, data)
         shape = data["observation"], data["num_players"], tuple(data["hidden"]), data.get("hint") or ""
         with torch.device("meta"):  # the layout alone, no memory: the file's tensors must fit it before it is built
             expected = {k: tuple(v.shape) for k, v in cls(*shape).state_dict().items()}
@@ -148,28 +147,29 @@ class PolicyNetwork(nn.Module):
 
 
 def check_policy_dict(data: Any, source: str = "the policy") -> None:
-    """Refuse (ValueError) a dict that is not a policy file's: the format, every field the network is built from,
-    and an adviser (`hint`) that is one of the baselines by name (a policy file never names a file to load)."""
+    """Refuse (ValueError) a dict that is not a policy file's: the format, every field the network is built from
+    (read as every saved model's metadata is, `uno_env.agents.trust.check_metadata`, the observation layout
+    included), and an adviser (`hint`) that is one of the baselines by name (a policy file never names a file to
+    load)."""
     if not isinstance(data, dict) or data.get("format") != POLICY_FORMAT:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise ValueError(f"{source} is not a uno-env policy file (format {found!r}, expected {POLICY_FORMAT!r}; "
                          "written by uno_env.train.native_ppo)")  # fmt: skip
-    hint, players, hidden, state = (data.get(k) for k in ("hint", "num_players", "hidden", "state_dict"))
-    hint = "" if hint is None else hint
-    fields_ok = {
-        "observation": data.get("observation") in O.LEVELS,
-        "num_players": type(players) is int and MIN_PLAYERS <= players <= MAX_PLAYERS,
-        "hidden": isinstance(hidden, (list, tuple)) and bool(hidden) and all(type(w) is int and w >= 1 for w in hidden),
-        "hint": isinstance(hint, str),
-        "state_dict": isinstance(state, dict)
-        and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items()),
-    }
-    problems = [name for name, ok in fields_ok.items() if not ok]
-    if problems:
-        raise ValueError(f"{source} is not a valid uno-env policy file: bad {', '.join(problems)}")
+    check_metadata(data, source, "a valid uno-env policy file", POLICY_FIELDS, POLICY_CHECKS)
+    hint = data.get("hint") or ""
     if hint and hint not in BASELINES:
         raise ValueError(f"{source}: a policy's adviser (hint) is one of the baselines {', '.join(BASELINES)}, "
                          f"got {hint!r}")  # fmt: skip
+
+
+#: the fields of a policy file's dict the network is built from, and the checks of those that are a policy's own
+POLICY_FIELDS = ("observation", "num_players", "hidden", "hint", "state_dict")
+POLICY_CHECKS = {"hint": lambda v: v is None or isinstance(v, str), "state_dict": lambda v: is_weights(v)}
+
+
+def is_weights(state: Any) -> bool:
+    """Whether `state` is a state dict: str keys, tensor values."""
+    return isinstance(state, dict) and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in state.items())
 
 
 def load_plain_data(path: str | Path, what: str) -> Any:
@@ -212,12 +212,11 @@ def load_policy_file(path: str | Path) -> dict[str, Any]:
 
 
 def shipped_policies() -> dict[tuple[str, int], Path]:
-    """(variant, players) -> the shipped policy file, for every policy in agents/policies/."""
-    found = {}
-    for path in sorted(SHIPPED_DIR.glob("*-*p.pt")):
-        variant, players = path.stem.rsplit("-", 1)
-        found[(variant, int(players[:-1]))] = path
-    return found
+    """(variant, players) -> the PPO policy file shipped for that game (the catalogue's list,
+    `uno_env.agents.registry.SHIPPED`)."""
+    from .registry import shipped_files
+
+    return {game: f.path for game, f in shipped_files("policy").items()}
 
 
 def add_hints(observations: np.ndarray, masks: np.ndarray, adviser: Any) -> np.ndarray:
@@ -269,17 +268,10 @@ class PolicyAgent:
 
     @classmethod
     def shipped(cls, variant: str, num_players: int | None = None, **options: Any) -> PolicyAgent | ShippedPolicy:
-        """The policy shipped for a preset: for `num_players`, or chosen by `bind` from the game's player count."""
-        available = shipped_policies()
-        if not any(v == variant for v, _ in available):
-            names = ", ".join(f"{v} ({n} players)" for v, n in available) or "none"
-            raise ValueError(f"no shipped policy for {variant!r}; shipped: {names}")
-        if num_players is None:
-            return ShippedPolicy(variant, **options)
-        if (variant, num_players) not in available:
-            counts = sorted(n for v, n in available if v == variant)
-            raise ValueError(f"no shipped {variant!r} policy for {num_players} players; shipped for {counts}")
-        return cls(available[(variant, num_players)], name=f"ppo:{variant}", **options)
+        """The PPO policy shipped for a variant (`ppo:VARIANT`): for `num_players`, or chosen by `bind` from the game's
+        player count."""
+        agent = ShippedPolicy(variant, **options)
+        return agent if num_players is None else agent.for_players(num_players)
 
     def bind(self, spec: O.ObservationSpec, rules: Any = None) -> None:
         if spec.num_players != self.network.num_players or spec.size != self.network.observation_size:
@@ -309,16 +301,29 @@ class PolicyAgent:
 
 
 class ShippedPolicy:
-    """A shipped policy whose player count is not known yet: `bind` loads the one for the game's players."""
+    """A shipped policy whose player count is not known yet (`ppo:VARIANT`, or `best:VARIANT` with `kind="best"`):
+    `bind` seats the file the catalogue (`uno_env.agents.registry`) ships for the game's players."""
 
-    def __init__(self, variant: str, **options: Any):
-        self.variant, self.options, self.agent = variant, options, None
-        # every shipped policy of a preset reads the same level
-        path = next(p for (v, _), p in shipped_policies().items() if v == variant)
-        self.observation = load_policy_file(path)["observation"]
+    def __init__(self, variant: str, *, kind: str = "ppo", **options: Any):
+        from .registry import parse_agent, shipped_for
+
+        self.name = f"{kind}:{variant}"
+        parse_agent(self.name)  # a ValueError names the variants shipped
+        self.kind, self.variant, self.options, self.agent = kind, variant, options, None
+        self.files = shipped_for(kind, variant)
+        self.observation = next(iter(self.files.values())).observation  # the catalogue's: no file loaded yet
+
+    def for_players(self, players: int) -> PolicyAgent:
+        """The policy for a game of `players`; a ValueError says for which player counts there is one."""
+        from .registry import missing_players
+
+        why = missing_players(self.kind, self.variant, players)
+        if why is not None:
+            raise ValueError(why)
+        return PolicyAgent(self.files[players].path, name=self.name, **self.options)
 
     def bind(self, spec: O.ObservationSpec, rules: Any = None) -> None:
-        self.agent = PolicyAgent.shipped(self.variant, spec.num_players, **self.options)
+        self.agent = self.for_players(spec.num_players)
         self.agent.bind(spec, rules)
 
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:

@@ -1,56 +1,273 @@
-"""The agent registry: every agent `uno-arena`, `uno-play`, the trainers' leagues and the tests can seat, by name.
+"""The agent catalogue: every agent name the commands take, read in one place, and the files the package ships.
 
-Baselines by name (`random`, `naive`, `greedy`, `counter`); trained agents as PREFIX:ARGUMENT (`ppo:classic`,
-`ppo:FILE.pt`, `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR`), loaded on demand so that torch, SB3 and Ray are
-imported only by those who seat them; search agents as NAME or NAME:BUDGET (`ismcts`, `ismcts:500`,
-`ismcts:20ms`, `ismcts-belief:100`, `seer`, `openspiel-ismcts:100`), which read the game through `act_in_games`;
-a language model as `llm` or `llm:MODEL` (`uno_env.agents.text_agent.TextAgent` over the OpenAI-compatible chat
-server the environment names, `uno_env.agents.openai_chat`).
+uno-arena (`--agents`), uno-play and uno-web (`--opponents`), uno-bench (`run`, `compare`), the trainers' leagues
+and the tests all read a name with `parse_agent` and seat it with `make_agent`. The names (`KINDS`, one row a kind):
 
-A plain install (no extras) seats the baselines and the compiled search agents; `ppo:` needs torch, `sb3:`
-Stable-Baselines3 (the `train` extra), `rllib:` Ray (`rllib`) and `openspiel-ismcts` OpenSpiel (`openspiel`):
-without it `make_agent` raises `uno_env.extras.MissingExtraError`, whose one line names the extra to install.
+| name | agent |
+|---|---|
+| `random`, `naive`, `greedy`, `counter` | a baseline (`uno_env.agents.baselines.BASELINES`) |
+| `ppo:VARIANT` | the PPO policy shipped for the variant, for the game's player count |
+| `ppo:FILE.pt` | a policy file written by uno-train (plain data) |
+| `best:VARIANT` | the strongest fast agent shipped for the variant (a network, no search), for the game's players |
+| `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR` | an SB3 model or an RLlib checkpoint: unpickled, so only with `--trust` |
+| `ismcts`, `ismcts-belief`, `seer`, `openspiel-ismcts`, each `:SETTING...` | a search (settings: `search_settings`) |
+| `llm`, `llm:MODEL` | a language model behind an OpenAI-compatible chat server (`UNO_LLM_*`) |
+| `module:Class` | your own agent class: importing its module runs its code, so only with `--trust` |
 
-Files are data: a policy file (`ppo:`) is loaded with `torch.load(weights_only=True)`, tensors and plain values
-only, so nothing in it runs. SB3 model zips and RLlib checkpoints can only be loaded by unpickling, which can
-run code from the file: they load only with `trust=True` (`--trust` on the commands), else `UntrustedFileError`
-(`uno_env.agents.trust`).
+A parsed name (`AgentName`) says its kind, argument, budget, the file it loads (none for a baseline, a search
+without `prior=FILE.pt` or a shipped file) and whether it needs trust; `can_play` says, from the catalogue alone,
+whether it can play a game of a variant, player count and observation level. A refused name is one line (a
+ValueError) saying what is allowed.
+
+Torch, SB3, Ray and OpenSpiel are imported only by those who seat agents that need them: without the extra,
+`make_agent` raises `uno_env.extras.MissingExtraError`, whose one line names the extra to install. Files are data:
+a policy file is loaded with `torch.load(weights_only=True)`, so nothing in it runs; SB3 zips and RLlib checkpoints
+can only be unpickled (which can run code from the file) and load only with `trust=True` (`--trust`), else
+`UntrustedFileError` (`uno_env.agents.trust`); a `module:Class` is imported only with `trust=True`.
+
+`SHIPPED` lists every file shipped in the package with its sha256 (a test checks them); `BEST` maps each variant
+and player count to the file `best:VARIANT` seats.
 """
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import os
 import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from uno_env.extras import needs_extra, require_extra
+from uno_env.observation import LEVELS
 
 from .base import MAX_SEARCH_ITERATIONS, MAX_SEARCH_MILLISECONDS
 from .baselines import BASELINES
 
+#: the most characters of an agent's name
+MAX_NAME = 256
 
-def _ppo(argument: str, seed: int | None, trust: bool):
-    from .policy import PolicyAgent
+# ------------------------------------------------------------------------------------------------ shipped files
+
+AGENTS_DIR = Path(__file__).parent
+#: a shipped file's kind -> its folder in the package
+FOLDERS = {"policy": "policies", "belief": "beliefs"}
+
+
+@dataclass(frozen=True)
+class ShippedFile:
+    """A file shipped in the package: a PPO policy or a belief model for one variant and player count."""
+
+    kind: str  # "policy" or "belief" (`FOLDERS`)
+    variant: str
+    players: int
+    observation: str  # the level it reads
+    sha256: str  # of the file as shipped now
+    first_sha256: str = ""  # of the file as first shipped, where it was saved again with the same weights
+
+    @property
+    def name(self) -> str:
+        """The file's path in the agents package, e.g. `policies/classic-2p.pt`."""
+        return f"{FOLDERS[self.kind]}/{self.variant}-{self.players}p.pt"
+
+    @property
+    def path(self) -> Path:
+        return AGENTS_DIR / self.name
+
+    @property
+    def pinned_sha256(self) -> str:
+        """The digest suites pin: the file as first shipped (saved again since with only its description added)."""
+        return self.first_sha256 or self.sha256
+
+
+def _shipped(*rows: tuple) -> dict[str, ShippedFile]:
+    files = [ShippedFile(*row) for row in rows]
+    return {f.name: f for f in files}
+
+
+#: every file shipped in the package, by its path in the agents package. A shipped policy saved again with the same
+#: weights (only fields that describe the file added, such as the observation layout's digest) keeps its first
+#: digest as `first_sha256`, which suites pin (`uno_env.arena.bench_suites.check_policies`).
+SHIPPED: dict[str, ShippedFile] = _shipped(
+    ("policy", "classic", 2, "knowledge", "95d106aad97b6bde09b811bc01121ad647600fea989d01155221bcde07726c4d",
+     "8c8fc50f1bb4ae43eecde42f33e2302e0ce1bce9e188ebb799214ce554fa9734"),
+    ("policy", "classic", 4, "knowledge", "abc7de47abde7ded1a8a0b848dec705e44cda3e7482b5033e6800fd47f4b305f",
+     "305aba936bb4d7592918caf98dad9d220473411f0f0e3e80e90b9044596968e9"),
+    ("policy", "emoji", 2, "knowledge", "3d81cc3a2f3ee0a02325a9968d1dda2abd4cb5f622327444e097def61820f8aa",
+     "8cbd0a733e3310bc9b656397b89e2cd7a12113dcd7d2fbf18d642355a62a0916"),
+    ("policy", "emoji", 4, "knowledge", "aea9f6b8f048b8399aeea395fd84d0383af84f03fda15168d8dbc529a787f7f7",
+     "61a83e8e763f0bd7588807993d78fb8b758b00bc51ecbdb27d3fefe2816cc76b"),
+    ("policy", "monster_high", 2, "knowledge", "51e815ca5335409589126faf21285569caccd8c8b46fe5714e64839ac44f7679",
+     "6c106fb7598492f80b0fd44519c899cbb82466d3ba349a5e50f1b745257be749"),
+    ("policy", "monster_high", 4, "knowledge", "3dd164be6e648fcfe52f60e8bce8508eedae747ebe9407a32a8b3f0f88fab89f",
+     "a5f82ca54beaf01f5084f461daf450d3bbce13458cb7b2cabaa21429a2e9e272"),
+    ("policy", "swap", 2, "knowledge", "19420dfc3bb70af1fe3b0d0cb1088fc1310df8bf168865019e13bcbbc550297d",
+     "011ea7c9ed0b71c217d3dec281c6213c6631c021287a5406883d509c6963ccff"),
+    ("policy", "swap", 4, "knowledge", "4a66e87bf3301208ced59008840edab737e5d2e77f3650cf8990728b79ab0c15",
+     "55af238396eaefb88ecbf365305e949e0c7e16f865ce07ddb43a9b5438159adf"),
+    ("policy", "unocorns", 2, "knowledge", "78a4494001fd8de6f5ad1d13faad267e62ee01cc2ee0201bd53a920494c5f0eb",
+     "31684eafc9bf99a8a214b2c2029c0aa18bea7c838c45fb88e5fc4aa9703bd51c"),
+    ("policy", "unocorns", 4, "knowledge", "e1436bf3291295bb63909a5f741ef42b0ad76f6a59b135805d395192525a807d",
+     "ca285840aa6824a72fd851c7df6dccfcf2c21425f3054e6f98e67bf5e8174405"),
+    ("belief", "classic", 2, "belief", "41ff74dfbaaff2b35ad66617c7eb5179c44d88a9302c91a64eedb3eac40c651b"),
+    ("belief", "classic", 4, "belief", "509ce8080ab5e02fe8d52d975e3ed887c81b235fa49483cb98af69dda7111cfd"),
+    ("belief", "emoji", 2, "belief", "423b64a7abbeef5ac39b49bc808c83e9a1e23763cc798b5d526560fbf64f6902"),
+    ("belief", "emoji", 4, "belief", "5145d7d724279ceadc4a85255cdf90ae1c7839d2e6048afdd7e037aedf822596"),
+    ("belief", "monster_high", 2, "belief", "d42a8906fa3740cb3a1bb3e95f7fb4b0c03c8fdd44155b6126885b97ee50a2a1"),
+    ("belief", "monster_high", 4, "belief", "317dd4a9226d599cd84282ed285fcbccdbf90a6123f4b2523357fe7fb83054e5"),
+    ("belief", "swap", 2, "belief", "ab68a4572b1207b6eee0eae6716387d421d3624fef4ab112a8cc2b34dace01d9"),
+    ("belief", "swap", 4, "belief", "8f3c2ac048ce435176e094df8fb7d25d5bd43376310c18c1fc7818db04d01e4e"),
+    ("belief", "unocorns", 2, "belief", "36ade3f527e4eff87025c3c122c491063066dd4ede9c4864d467f7166c36a50f"),
+    ("belief", "unocorns", 4, "belief", "b542d4a4eb02e6a54c887e28ef252d0ffa4a489d3048ea2949636c8ef26093f5"),
+)  # fmt: skip
+
+#: (variant, players) -> the shipped file `best:VARIANT` seats: the strongest fast agent (a network, no search) for
+#: that game. Today each is the variant's PPO policy (what `ppo:VARIANT` seats).
+BEST: dict[tuple[str, int], str] = {
+    ("classic", 2): "policies/classic-2p.pt",
+    ("classic", 4): "policies/classic-4p.pt",
+    ("emoji", 2): "policies/emoji-2p.pt",
+    ("emoji", 4): "policies/emoji-4p.pt",
+    ("monster_high", 2): "policies/monster_high-2p.pt",
+    ("monster_high", 4): "policies/monster_high-4p.pt",
+    ("swap", 2): "policies/swap-2p.pt",
+    ("swap", 4): "policies/swap-4p.pt",
+    ("unocorns", 2): "policies/unocorns-2p.pt",
+    ("unocorns", 4): "policies/unocorns-4p.pt",
+}
+
+
+def shipped_files(kind: str) -> dict[tuple[str, int], ShippedFile]:
+    """(variant, players) -> the shipped file of `kind` ("policy", "belief") for that game."""
+    return {(f.variant, f.players): f for f in SHIPPED.values() if f.kind == kind}
+
+
+def best_files() -> dict[tuple[str, int], ShippedFile]:
+    """(variant, players) -> the shipped file `best:VARIANT` seats (`BEST`)."""
+    return {game: SHIPPED[name] for game, name in BEST.items()}
+
+
+#: the kinds of name that seat a shipped file, KIND:VARIANT -> its files: `ppo` the PPO policies, `best` `BEST`'s
+SHIPPED_KINDS: dict[str, Callable[[], dict[tuple[str, int], ShippedFile]]] = {
+    "ppo": lambda: shipped_files("policy"), "best": best_files,
+}  # fmt: skip
+
+
+def shipped_for(kind: str, variant: str) -> dict[int, ShippedFile]:
+    """players -> the file `kind:VARIANT` (a kind of `SHIPPED_KINDS`) seats at a table of that many players."""
+    return {players: f for (v, players), f in SHIPPED_KINDS[kind]().items() if v == variant}
+
+
+def shipped_variants(kind: str) -> list[str]:
+    """The variants `kind:VARIANT` (a kind of `SHIPPED_KINDS`) takes."""
+    return sorted({v for v, _ in SHIPPED_KINDS[kind]()})
+
+
+def missing_players(kind: str, variant: str, players: int) -> str | None:
+    """Why `kind:VARIANT` cannot sit at a table of `players` (one line), or None when a file is shipped for it."""
+    counts = sorted(shipped_for(kind, variant))
+    if players in counts:
+        return None
+    return (f"{kind}:{variant} is shipped for {' and '.join(map(str, counts))} players; this game has {players} "
+            "players")  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------ parsed names
+
+
+@dataclass(frozen=True)
+class AgentName:
+    """An agent's name as the catalogue reads it (`parse_agent`): nothing is loaded or imported yet."""
+
+    text: str  # the name as given
+    kind: str  # its row of `KINDS` (`ppo`, `counter`, `ismcts`, ...), or "class" for module:Class
+    argument: str = ""  # what follows the first colon
+    budget: Mapping[str, int] = field(default_factory=dict)  # a search's: {"iterations": N} or {"milliseconds": N}
+    settings: Mapping[str, Any] = field(default_factory=dict)  # a search's keyword arguments (`search_settings`)
+    file: str = ""  # the file it loads (a policy, a model, a search's prior); "" for none
+    shipped: str = ""  # the variant whose shipped file it seats (`ppo:VARIANT`, `best:VARIANT`)
+    needs_trust: bool = False  # loading it unpickles a file or imports a module (`--trust`)
+
+    @property
+    def loads_file(self) -> bool:
+        """Whether seating it reads a file the name gives (shipped files are the package's)."""
+        return bool(self.file)
+
+    @property
+    def family(self) -> str:
+        """"class" for module:Class, else its row's family (`Kind.family`)."""
+        return "class" if self.kind == "class" else KINDS[self.kind].family
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A row of the catalogue: one kind of agent name, how it is written, read and loaded."""
+
+    family: str  # "baseline", "policy" (plain data), "model" (unpickled), "search" or "text"
+    syntax: str  # how the name is written, for help and refusals
+    load: Callable[[AgentName, int | None, bool], Any]  # (the parsed name, seed, trust) -> the agent
+    read: Callable[[str, str, Mapping[str, int]], dict[str, Any]] | None = None  # (kind, argument, caps) -> fields
+    argument: str = "none"  # "none", "optional" or "required": whether the name takes :ARGUMENT
+    level: str | None = None  # the observation level it reads, where the name alone says it
+
+
+def _baseline(name: AgentName, seed: int | None, trust: bool):
+    return BASELINES[name.kind](seed=seed)
+
+
+# --- trained agents
+
+
+def _read_shipped_or_file(kind: str, argument: str, caps: Mapping[str, int]) -> dict[str, Any]:
+    """`ppo:VARIANT` (a variant with a shipped policy) or `ppo:FILE` (any other argument that is not a bare word,
+    or a bare word naming an existing file)."""
+    if shipped_for(kind, argument):
+        return {"shipped": argument}
+    if re.fullmatch(r"\w+", argument) and not Path(argument).exists():
+        raise ValueError(f"no shipped policy for {argument!r}; shipped: {', '.join(shipped_variants(kind))} (a policy "
+                         f"file is {kind}:FILE.pt)")  # fmt: skip
+    return {"file": argument}
+
+
+def _read_shipped(kind: str, argument: str, caps: Mapping[str, int]) -> dict[str, Any]:
+    """`best:VARIANT`: a variant `BEST` names a file for."""
+    if not shipped_for(kind, argument):
+        raise ValueError(f"{kind}:VARIANT takes a variant with a shipped agent ({', '.join(shipped_variants(kind))}), "
+                         f"got {argument[:40]!r}")  # fmt: skip
+    return {"shipped": argument}
+
+
+def _read_file(kind: str, argument: str, caps: Mapping[str, int]) -> dict[str, Any]:
+    return {"file": argument, "needs_trust": True}
+
+
+def _policy(name: AgentName, seed: int | None, trust: bool):
+    from .policy import PolicyAgent, ShippedPolicy
 
     # a policy file is plain data (weights_only): it never needs trust
-    if argument.endswith(".pt") or Path(argument).exists():
-        return PolicyAgent(argument, name=f"ppo:{argument}", seed=seed)
-    return PolicyAgent.shipped(argument, seed=seed)
+    if name.file:
+        return PolicyAgent(name.file, name=name.text, seed=seed)
+    return ShippedPolicy(name.shipped, kind=name.kind, seed=seed)
 
 
-def _sb3(argument: str, seed: int | None, trust: bool):
-    require_extra(f"sb3:{argument}", "sb3_contrib")  # said before the file is looked at or refused without trust
+def _sb3(name: AgentName, seed: int | None, trust: bool):
+    require_extra(name.text, "sb3_contrib")  # said before the file is looked at or refused without trust
     from .sb3_agent import SB3Agent
 
-    return SB3Agent(argument, trust=trust)
+    return SB3Agent(name.file, trust=trust)
 
 
-def _rllib(argument: str, seed: int | None, trust: bool):
-    require_extra(f"rllib:{argument}", "ray", "torch")
+def _rllib(name: AgentName, seed: int | None, trust: bool):
+    require_extra(name.text, "ray", "torch")
     from .rllib_agent import RLlibAgent
 
-    return RLlibAgent(argument, seed=seed, trust=trust)
+    return RLlibAgent(name.file, seed=seed, trust=trust)
 
+
+# --- searches
 
 _BUDGET = re.compile(r"([0-9]+)(ms)?")  # ASCII digits only: int() reads any script's digits
 
@@ -75,13 +292,17 @@ def search_budget(
     return budget
 
 
-def _search_settings(name: str, argument: str) -> dict[str, Any]:
-    """NAME[:BUDGET][:ROLLOUT][:OTHERS][:ROOT] as keyword arguments, in any order: BUDGET is ITERATIONS or
-    MILLISECONDSms (`search_budget`), ROLLOUT counter or random, OTHERS model or search, ROOT paired or ucb, and
-    `wide` for no progressive widening (`uno_env.agents.ismcts`); left out: the agent's defaults."""
+def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """NAME[:BUDGET][:ROLLOUT][:OTHERS][:ROOT][:wide][:prior=FILE.pt] as `AgentName` fields, in any order: BUDGET is
+    ITERATIONS or MILLISECONDSms (`search_budget`), ROLLOUT counter or random, OTHERS model or search, ROOT paired or
+    ucb, `wide` for no progressive widening (`uno_env.agents.ismcts`), prior=FILE.pt a policy whose move the paired
+    root keeps unless another wins clearly more (ismcts and seer), powerX the belief's odds to the power X
+    (ismcts-belief); left out: the agent's defaults. A ValueError says what may follow the name."""
     from .ismcts import OTHERS, ROLLOUTS, ROOTS
 
-    settings: dict[str, Any] = search_budget(name, argument)
+    budget = search_budget(name, argument, **(caps or {}))
+    settings: dict[str, Any] = dict(budget)
+    prior = ""
     for part in argument.split(":") if argument else []:
         if _BUDGET.fullmatch(part):
             continue
@@ -93,10 +314,8 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
             settings["root"] = part
         elif part == "wide":
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
-        elif part.startswith("prior=") and name in ("ismcts", "seer"):
-            from .policy import PolicyAgent  # a policy file is plain data: it never needs trust
-
-            settings["prior"] = PolicyAgent(part[6:], name=f"ppo:{part[6:]}")  # the root's default move
+        elif part.startswith("prior=") and len(part) > 6 and name in ("ismcts", "seer"):
+            prior = part[6:]  # the root's default move: loaded with the agent
         elif name == "ismcts-belief" and part.startswith("power") and _is_number(part[5:]):
             settings["belief_power"] = float(part[5:])  # the worlds' odds to this power (ismcts-belief:100:power0.2)
         else:
@@ -107,7 +326,15 @@ def _search_settings(name: str, argument: str) -> dict[str, Any]:
                 f"'wide' and prior=FILE.pt (a policy whose move the root keeps unless another wins clearly more); "
                 f"got {part[:40]!r}"
             )
-    return settings
+    return {"budget": budget, "settings": settings, "file": prior}
+
+
+def _read_openspiel(kind: str, argument: str, caps: Mapping[str, int]) -> dict[str, Any]:
+    budget = search_budget(kind, argument, **caps)
+    if argument and "iterations" not in budget or ":" in argument:
+        raise ValueError(f"openspiel-ismcts: the budget is a number of iterations (openspiel-ismcts:100), from 1 to "
+                         f"{caps.get('most_iterations', MAX_SEARCH_ITERATIONS):,}, got {argument[:40]!r}")
+    return {"budget": budget, "settings": budget}
 
 
 def _is_number(text: str) -> bool:
@@ -117,93 +344,180 @@ def _is_number(text: str) -> bool:
         return False
 
 
-def _ismcts(argument: str, seed: int | None, trust: bool):
+def _search(name: AgentName, seed: int | None, trust: bool):
     from .ismcts import ISMCTSAgent
 
-    return ISMCTSAgent(seed, **_search_settings("ismcts", argument))
+    settings = dict(name.settings)
+    if name.file:
+        from .policy import PolicyAgent  # a policy file is plain data: it never needs trust
+
+        settings["prior"] = PolicyAgent(name.file, name=f"ppo:{name.file}")
+    kind = {"ismcts-belief": {"belief": True}, "seer": {"seer": True}}.get(name.kind, {})
+    return ISMCTSAgent(seed, **kind, **settings)
 
 
-def _ismcts_belief(argument: str, seed: int | None, trust: bool):
-    from .ismcts import ISMCTSAgent
-
-    return ISMCTSAgent(seed, belief=True, **_search_settings("ismcts-belief", argument))
-
-
-def _seer(argument: str, seed: int | None, trust: bool):
-    from .ismcts import ISMCTSAgent
-
-    return ISMCTSAgent(seed, seer=True, **_search_settings("seer", argument))
-
-
-def _openspiel_ismcts(argument: str, seed: int | None, trust: bool):
+def _openspiel_ismcts(name: AgentName, seed: int | None, trust: bool):
     from .openspiel_agent import OpenSpielISMCTSAgent
 
-    budget = search_budget("openspiel-ismcts", argument)
-    if argument and "iterations" not in budget or ":" in argument:
-        raise ValueError(f"openspiel-ismcts: the budget is a number of iterations (openspiel-ismcts:100), from 1 to "
-                         f"{MAX_SEARCH_ITERATIONS:,}, got {argument[:40]!r}")  # fmt: skip
-    return OpenSpielISMCTSAgent(seed=seed, **budget)
+    return OpenSpielISMCTSAgent(seed=seed, **name.settings)
 
 
-def _llm(argument: str, seed: int | None, trust: bool):
+# --- a language model
+
+
+def _llm(name: AgentName, seed: int | None, trust: bool):
     """A language model behind an OpenAI-compatible chat API (`UNO_LLM_*`; llm:MODEL names the model), as a
     `TextAgent` asking `UNO_LLM_CONCURRENCY` games at once (default 1)."""
-    import os
-
     from .openai_chat import OpenAIChat
     from .text_agent import TextAgent
 
     concurrency = os.environ.get("UNO_LLM_CONCURRENCY", "1")
     if not concurrency.isdigit() or not 1 <= int(concurrency) <= 256:
         raise ValueError(f"UNO_LLM_CONCURRENCY must be an int from 1 to 256, got {concurrency[:20]!r}")
-    chat = OpenAIChat.from_env(**({"model": argument} if argument else {}), seed=seed)
+    chat = OpenAIChat.from_env(**({"model": name.argument} if name.argument else {}), seed=seed)
     return TextAgent(chat, concurrency=int(concurrency))
 
 
-# Text agents by NAME or NAME:ARGUMENT: loader(argument, seed, trust) -> agent.
-TEXT_AGENTS = {"llm": _llm}
-TEXT_HELP = "llm[:MODEL] (a language model behind an OpenAI-compatible chat API: UNO_LLM_BASE_URL, UNO_LLM_MODEL)"
+# --- a user's class
 
-# Search agents by NAME or NAME:BUDGET (iterations, or milliseconds as 20ms): loader(argument, seed, trust).
-SEARCHES = {"ismcts": _ismcts, "ismcts-belief": _ismcts_belief, "seer": _seer, "openspiel-ismcts": _openspiel_ismcts}
-SEARCH_HELP = (
-    "ismcts[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide][:prior=FILE.pt], "
-    "ismcts-belief[:...] (worlds "
-    "weighed by the shipped belief model), seer[:...] (sees every hand), openspiel-ismcts[:ITERATIONS]"
-)
+_USER_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+CLASS_SYNTAX = "module:Class (your own agent class, with --trust)"
 
-# Trained agents by PREFIX:ARGUMENT: loader(argument, seed, trust) -> agent.
-TRAINED_PREFIXES = {"ppo": _ppo, "sb3": _sb3, "rllib": _rllib}
-TRAINED_HELP = (
-    f"ppo:PRESET (a shipped policy), ppo:FILE.pt, sb3:MODEL.zip, rllib:CHECKPOINT_DIR, {SEARCH_HELP}, {TEXT_HELP}"
-)
+
+def load_class(name: AgentName, seed: int | None, trust: bool):
+    """A user's agent class `module:Class`, made with `seed=` when it takes one. Only with `trust`: importing the
+    module runs its code (the current folder is searched first, as `python -m` would)."""
+    from uno_env.seats import is_agent
+
+    if not trust:
+        raise ValueError(f"{name.text!r} names a class of your own (module:Class): importing it runs its module's "
+                         f"code, so it loads only with --trust (trust=True); the catalogue's agents are {AGENT_HELP}")
+    module_name, _, class_name = name.text.partition(":")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot load the agent class {name.text!r}: {error}") from None
+    if not inspect.isclass(cls):
+        raise ValueError(f"{name.text!r} is not an agent class (module:Class names a class)")
+    agent = cls(seed=seed) if "seed" in inspect.signature(cls).parameters else cls()
+    if not is_agent(agent):
+        raise ValueError(f"{name.text!r} is not an agent: it needs an `observation` level and an `act` method "
+                         "(uno_env.seats.Agent)")  # fmt: skip
+    return agent
+
+
+# ------------------------------------------------------------------------------------------------ the catalogue
+
+_SEARCH_SETTINGS = "[:ITERATIONS|:MSms][:counter|random][:model|search][:paired|ucb][:wide]"
+
+#: every kind of agent name: a new kind of agent is a row here (a new baseline, a row of `BASELINES`)
+KINDS: dict[str, Kind] = {
+    **{name: Kind("baseline", name, _baseline, level=cls.observation) for name, cls in BASELINES.items()},
+    "ppo": Kind("policy", "ppo:VARIANT|FILE.pt (the PPO policy shipped for a variant, or a policy file)", _policy,
+                _read_shipped_or_file, "required"),
+    "best": Kind("policy", "best:VARIANT (the strongest fast agent shipped for a variant: a network, no search)",
+                 _policy, _read_shipped, "required"),
+    "sb3": Kind("model", "sb3:MODEL.zip (with --trust)", _sb3, _read_file, "required"),
+    "rllib": Kind("model", "rllib:CHECKPOINT_DIR (with --trust)", _rllib, _read_file, "required"),
+    "ismcts": Kind("search", f"ismcts{_SEARCH_SETTINGS}[:prior=FILE.pt]", _search, search_settings, "optional",
+                   "knowledge"),
+    "ismcts-belief": Kind("search", "ismcts-belief[:...][:powerX] (worlds weighed by the shipped belief model)",
+                          _search, search_settings, "optional", "belief"),
+    "seer": Kind("search", "seer[:...] (sees every hand)", _search, search_settings, "optional", "seer"),
+    "openspiel-ismcts": Kind("search", "openspiel-ismcts[:ITERATIONS]", _openspiel_ismcts, _read_openspiel,
+                             "optional", "knowledge"),
+    "llm": Kind("text", "llm[:MODEL] (a language model behind an OpenAI-compatible chat API: UNO_LLM_BASE_URL, "
+                "UNO_LLM_MODEL)", _llm, None, "optional", "minimal"),
+}  # fmt: skip
 
 
 def agent_names() -> list[str]:
-    """The baseline names `make_agent` knows (trained agents are PREFIX:ARGUMENT, see `TRAINED_PREFIXES`)."""
+    """The baselines' names (every other agent name has a prefix, `KINDS`)."""
     return list(BASELINES)
 
 
-def is_agent_name(name: str) -> bool:
-    """A baseline's name or a PREFIX:ARGUMENT name with a known prefix (the argument is checked on loading)."""
-    prefix, colon, _ = name.partition(":")
-    return (name in BASELINES or prefix in SEARCHES or prefix in TEXT_AGENTS
-            or (prefix in TRAINED_PREFIXES and bool(colon)))  # fmt: skip
+def kinds(family: str) -> list[str]:
+    """The kinds (`KINDS`) of a family: "baseline", "policy", "model", "search" or "text"."""
+    return [name for name, kind in KINDS.items() if kind.family == family]
 
 
-def make_agent(name: str, seed: int | None = None, trust: bool = False) -> Any:
-    """An agent by name, seeded: a baseline, or a trained agent as PREFIX:ARGUMENT (`TRAINED_PREFIXES`).
+#: every name the catalogue reads, as the commands' help and refusals say it
+AGENT_HELP = ", ".join([", ".join(agent_names())] + [k.syntax for k in KINDS.values() if k.family != "baseline"]
+                       + [CLASS_SYNTAX])  # fmt: skip
 
-    `trust=True` lets `sb3:` and `rllib:` files load, by unpickling them (which can run code from the file): only
-    for files you made or trust. Without it they raise `UntrustedFileError`; `ppo:` files never need it."""
+
+def parse_agent(
+    name: str, *, most_iterations: int = MAX_SEARCH_ITERATIONS, most_milliseconds: int = MAX_SEARCH_MILLISECONDS
+) -> AgentName:
+    """Read an agent's name (see the module docstring) without loading or importing anything: its kind, argument,
+    budget (at most the caps: uno-web passes its lower ones), the file it loads and whether it needs trust. A
+    ValueError of one line says what is wrong and what is allowed."""
     if not isinstance(name, str):
         raise TypeError(f"an agent name is a string, got {name!r}")
+    if not name or len(name) > MAX_NAME or not name.isprintable():
+        raise ValueError(f"an agent is named by 1 to {MAX_NAME} printable characters, got {name[:80]!r}")
     prefix, colon, argument = name.partition(":")
-    loader = TRAINED_PREFIXES.get(prefix) if colon else None
-    loader = loader or SEARCHES.get(prefix) or TEXT_AGENTS.get(prefix)
-    if loader is not None:
-        with needs_extra(name):  # ppo: needs torch, sb3: Stable-Baselines3, ...: a missing extra is named in one line
-            return loader(argument, seed, bool(trust))
-    if name not in BASELINES:
-        raise ValueError(f"unknown agent {name!r}; the agents are {', '.join(BASELINES)}, or {TRAINED_HELP}")
-    return BASELINES[name](seed=seed)
+    kind = KINDS.get(prefix)
+    if kind is None:
+        if _USER_CLASS.fullmatch(name):
+            return AgentName(name, "class", argument, needs_trust=True)
+        raise ValueError(f"unknown agent {name[:80]!r}; the agents are {AGENT_HELP}")
+    if kind.argument == "none" and colon:
+        raise ValueError(f"{prefix} takes no argument, got {name[:80]!r}")
+    if kind.argument == "required" and not argument:
+        raise ValueError(f"{prefix}: give what to seat after the colon: {kind.syntax}")
+    caps = {"most_iterations": most_iterations, "most_milliseconds": most_milliseconds}
+    fields = kind.read(prefix, argument, caps) if kind.read is not None else {}
+    return AgentName(name, prefix, argument, **fields)
+
+
+def is_agent_name(name: str) -> bool:
+    """Whether `parse_agent` reads `name` (its files are looked at only when it is seated)."""
+    try:
+        parse_agent(name)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def agent_level(name: str | AgentName) -> str | None:
+    """The observation level the agent reads, where the catalogue knows it without loading anything (None for
+    files and classes, which say it when they are loaded)."""
+    parsed = parse_agent(name) if isinstance(name, str) else name
+    if parsed.shipped:
+        return next(iter(shipped_for(parsed.kind, parsed.shipped).values())).observation
+    if parsed.kind == "class" or parsed.file and parsed.family != "search":
+        return None
+    return KINDS[parsed.kind].level
+
+
+def can_play(name: str | AgentName, variant: str, players: int, level: str = "seer") -> str | None:
+    """Why the agent `name` cannot play a game of `variant` with `players` whose agents may read observations up to
+    `level` (`uno_env.observation.LEVELS`, in order; "knowledge" refuses an agent that sees every hand), in one line;
+    None when it can, as far as the catalogue knows: a file or a class says what it plays when it is loaded."""
+    parsed = parse_agent(name) if isinstance(name, str) else name
+    if level not in LEVELS:
+        raise ValueError(f"level is one of {', '.join(LEVELS)}, got {level!r}")
+    reads = agent_level(parsed)
+    if reads is not None and LEVELS.index(reads) > LEVELS.index(level):
+        return f"{parsed.text} reads the {reads} observation; this game allows up to {level}"
+    if parsed.shipped:
+        return missing_players(parsed.kind, parsed.shipped, players)
+    if parsed.kind == "ismcts-belief" and (variant, players) not in shipped_files("belief"):
+        shipped = sorted(n for v, n in shipped_files("belief") if v == variant)
+        return (f"{parsed.text} weighs its worlds by the belief model shipped for the game: none for {variant} with "
+                f"{players} players (shipped for {shipped})")  # fmt: skip
+    return None
+
+
+def make_agent(name: str | AgentName, seed: int | None = None, trust: bool = False) -> Any:
+    """The agent `name` (see the module docstring), seeded. `trust=True` lets `sb3:` and `rllib:` files load, by
+    unpickling them (which can run code from the file), and `module:Class` be imported (which runs the module's
+    code): only for files and code you made or trust. Without it they raise `UntrustedFileError` or ValueError;
+    `ppo:` files never need it."""
+    parsed = parse_agent(name) if isinstance(name, str) else name
+    load = load_class if parsed.kind == "class" else KINDS[parsed.kind].load
+    with needs_extra(parsed.text):  # ppo: needs torch, sb3: Stable-Baselines3, ...: a missing extra in one line
+        return load(parsed, seed, bool(trust))

@@ -21,7 +21,6 @@ checkpoint loads only with `trust=True` (`--trust` on the commands): only for ch
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ import numpy as np
 from uno_env import actions as A
 from uno_env import observation as O
 
-from .trust import untrusted
+from .trust import read_metadata_file, untrusted
 
 #: the file beside RLlib's checkpoint that says which game the policy was trained on
 METADATA_FILE = "uno_env.json"
@@ -57,24 +56,17 @@ def rllib_observation_space(size: int):
 
 
 def read_metadata(checkpoint: str | Path) -> dict[str, Any]:
-    """The `uno_env.json` of a checkpoint folder, with a clear error when it is not one of ours or its policy was
-    trained on another observation layout (`uno_env.observation.check_layout`)."""
+    """The `uno_env.json` of a checkpoint folder, read by the one metadata reader
+    (`uno_env.agents.trust.check_metadata`): a clear error when it is not one of ours or its policy was trained on
+    another observation layout."""
     path = Path(checkpoint)
     if not path.is_dir():
         raise ValueError(f"no RLlib checkpoint folder at {str(path)!r} (train one with train/rllib_ppo.py)")
     meta_path = path / METADATA_FILE
     if not meta_path.is_file():
         raise ValueError(f"{str(path)!r} has no {METADATA_FILE}: it is not a checkpoint written by train/rllib_ppo.py")
-    meta = json.loads(meta_path.read_text())  # a JSONDecodeError is a ValueError
-    if (
-        not isinstance(meta, dict)
-        or meta.get("observation") not in O.LEVELS
-        or type(meta.get("observation_size")) is not int
-        or not isinstance(meta.get("module_path"), str)
-    ):
-        raise ValueError(f"{str(meta_path)!r} does not say the policy's observation, observation_size and module_path")
-    O.check_layout(repr(str(meta_path)), meta)
-    return meta
+    return read_metadata_file(meta_path, repr(str(meta_path)), "an RLlib checkpoint's metadata (train/rllib_ppo.py's)",
+                              ("observation", "num_players", "observation_size", "module_path"))
 
 
 @functools.lru_cache(maxsize=8)

@@ -9,15 +9,12 @@ with `trust=True` (`--trust` on the commands): only for files you made or trust.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from uno_env import observation as O
-
-from .trust import untrusted
+from .trust import read_metadata_file, untrusted
 
 if TYPE_CHECKING:  # sb3-contrib (the train extra) is imported when a model is loaded: this module imports without it
     from sb3_contrib import MaskablePPO
@@ -44,21 +41,15 @@ def load_model(path: str | Path, *, trust: bool = False, **kwargs) -> MaskablePP
 
 
 def read_metadata(path: str | Path) -> dict:
-    """The `.json` beside a model zip (observation level, player count, layout digest), with a clear error when it is
-    not ours or the model was trained on another observation layout (`uno_env.observation.check_layout`)."""
+    """The `.json` beside a model zip (observation level, player count, layout digest), read by the one metadata
+    reader (`uno_env.agents.trust.check_metadata`): a clear error when it is not ours or the model was trained on
+    another observation layout."""
     path = Path(path)
     meta_path = path.with_suffix(".json")
     if not path.is_file() or not meta_path.is_file():
         raise ValueError(f"no SB3 model at {path} (a model .zip with its .json, from uno_env.train.sb3_ppo)")
-    meta = json.loads(meta_path.read_text())  # a JSONDecodeError is a ValueError
-    if (
-        not isinstance(meta, dict)
-        or meta.get("observation") not in O.LEVELS
-        or type(meta.get("num_players")) is not int
-    ):
-        raise ValueError(f"{meta_path} does not give the model's observation and num_players (uno_env.train.sb3_ppo's)")
-    O.check_layout(str(meta_path), meta)
-    return meta
+    return read_metadata_file(meta_path, str(meta_path), "an SB3 model's metadata (uno_env.train.sb3_ppo's)",
+                              ("observation", "num_players"))
 
 
 class SB3Agent:

@@ -38,12 +38,9 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html
-import importlib
-import inspect
 import json
 import math
 import multiprocessing
-import os
 import re
 import sys
 import time
@@ -57,11 +54,10 @@ from typing import Any
 import numpy as np
 
 from uno_env import GameBatch, __version__, cli, make_rules
-from uno_env.agents.registry import SEARCHES, TEXT_AGENTS, TRAINED_PREFIXES, make_agent
+from uno_env.agents.registry import can_play, make_agent, parse_agent, shipped_files
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.game import DEFAULT_MAX_STEPS, NO_ACTION
 from uno_env.records import write_atomic
-from uno_env.seats import is_agent
 from uno_env.validate import EPISODES, SEED_LIMIT
 
 from .bench_stats import MAX_COMPARE_DEALS, MAX_DEALS, SequentialResult, SequentialTest, control_variate, decide
@@ -453,44 +449,14 @@ def check_digests(suite: Suite, tables: Sequence[str] | None = None) -> None:
                                  "new suite version")  # fmt: skip
 
 
-#: shipped policies saved again with the same weights, only fields that describe the file added (the observation
-#: layout's digest): sha256 of the file as shipped now -> sha256 of the file as first shipped, which suites pin
-RESAVED_POLICIES = {
-    "95d106aad97b6bde09b811bc01121ad647600fea989d01155221bcde07726c4d":  # classic-2p.pt
-        "8c8fc50f1bb4ae43eecde42f33e2302e0ce1bce9e188ebb799214ce554fa9734",
-    "abc7de47abde7ded1a8a0b848dec705e44cda3e7482b5033e6800fd47f4b305f":  # classic-4p.pt
-        "305aba936bb4d7592918caf98dad9d220473411f0f0e3e80e90b9044596968e9",
-    "3d81cc3a2f3ee0a02325a9968d1dda2abd4cb5f622327444e097def61820f8aa":  # emoji-2p.pt
-        "8cbd0a733e3310bc9b656397b89e2cd7a12113dcd7d2fbf18d642355a62a0916",
-    "aea9f6b8f048b8399aeea395fd84d0383af84f03fda15168d8dbc529a787f7f7":  # emoji-4p.pt
-        "61a83e8e763f0bd7588807993d78fb8b758b00bc51ecbdb27d3fefe2816cc76b",
-    "51e815ca5335409589126faf21285569caccd8c8b46fe5714e64839ac44f7679":  # monster_high-2p.pt
-        "6c106fb7598492f80b0fd44519c899cbb82466d3ba349a5e50f1b745257be749",
-    "3dd164be6e648fcfe52f60e8bce8508eedae747ebe9407a32a8b3f0f88fab89f":  # monster_high-4p.pt
-        "a5f82ca54beaf01f5084f461daf450d3bbce13458cb7b2cabaa21429a2e9e272",
-    "19420dfc3bb70af1fe3b0d0cb1088fc1310df8bf168865019e13bcbbc550297d":  # swap-2p.pt
-        "011ea7c9ed0b71c217d3dec281c6213c6631c021287a5406883d509c6963ccff",
-    "4a66e87bf3301208ced59008840edab737e5d2e77f3650cf8990728b79ab0c15":  # swap-4p.pt
-        "55af238396eaefb88ecbf365305e949e0c7e16f865ce07ddb43a9b5438159adf",
-    "78a4494001fd8de6f5ad1d13faad267e62ee01cc2ee0201bd53a920494c5f0eb":  # unocorns-2p.pt
-        "31684eafc9bf99a8a214b2c2029c0aa18bea7c838c45fb88e5fc4aa9703bd51c",
-    "e1436bf3291295bb63909a5f741ef42b0ad76f6a59b135805d395192525a807d":  # unocorns-4p.pt
-        "ca285840aa6824a72fd851c7df6dccfcf2c21425f3054e6f98e67bf5e8174405",
-}
-
-
 def shipped_policy_digest(table: Table) -> str | None:
-    """sha256 of the policy shipped for the table's preset and player count, as first shipped (`RESAVED_POLICIES`);
-    None when there is none."""
-    try:
-        from uno_env.agents.policy import shipped_policies
-    except ImportError:  # a plain install: no policies
+    """sha256 of the policy shipped for the table's variant and player count, as first shipped (the catalogue's
+    `ShippedFile.pinned_sha256`, where the file is the one the catalogue lists); None when there is none."""
+    shipped = shipped_files("policy").get((table.preset, table.players))
+    if shipped is None or not shipped.path.is_file():  # a plain install ships the policies but cannot run them
         return None
-    path = shipped_policies().get((table.preset, table.players))
-    if path is None:
-        return None
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return RESAVED_POLICIES.get(digest, digest)
+    digest = hashlib.sha256(shipped.path.read_bytes()).hexdigest()
+    return shipped.pinned_sha256 if digest == shipped.sha256 else digest
 
 
 def suite_policy_digests(suite: Suite) -> dict[str, str]:
@@ -524,25 +490,24 @@ def check_policies(suite: Suite, tables: Sequence[str] | None = None) -> None:
 
 def check_policy_layout(suite: Suite, table: Table) -> None:
     """Refuse (SuiteError, one line) a pinned policy trained on another observation layout than this version's."""
-    from uno_env.agents.policy import load_policy_file, shipped_policies
+    from uno_env.agents.policy import POLICY_FILE, load_plain_data
     from uno_env.observation import check_layout
 
-    path = shipped_policies()[(table.preset, table.players)]
+    path = shipped_files("policy")[(table.preset, table.players)].path
     try:
-        check_layout(f"{suite.name}'s policy at {table.id} ({path.name})", load_policy_file(path))
+        check_layout(f"{suite.name}'s policy at {table.id} ({path.name})", load_plain_data(path, POLICY_FILE))
     except ValueError as error:
         raise SuiteError(str(error)) from None
 
 
 # ------------------------------------------------------------------------------------------------ agents
 
-_USER_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
-
-
 def is_user_class(name: str) -> bool:
-    """`module:Class` where `module` is no registry prefix: a user's agent class (imported only with trust)."""
-    prefix = name.partition(":")[0]
-    return bool(_USER_CLASS.fullmatch(name)) and prefix not in {*TRAINED_PREFIXES, *SEARCHES, *TEXT_AGENTS}
+    """`module:Class` where `module` is no catalogue kind: a user's agent class (imported only with trust)."""
+    try:
+        return parse_agent(name).kind == "class"
+    except ValueError:
+        return False
 
 
 def check_agent_name(name: Any) -> None:
@@ -563,31 +528,17 @@ def _shown(value: Any, limit: int = 80) -> str:
 
 
 def build_agent(name: str, table: Table, seed: int, trust: bool = False) -> Any:
-    """The agent `name` for a table (`{preset}` filled in), seeded: a registry agent, or with `trust` a user's
-    class `module:Class` (its module is imported, which runs its code; the class is made with `seed=` when it
-    takes one)."""
+    """The agent `name` for a table (`{preset}` filled in), seeded, as every command seats it
+    (`uno_env.agents.registry.make_agent`: with `trust`, a user's class `module:Class` too)."""
     check_agent_name(name)
-    resolved = name.replace(PLACEHOLDER, table.preset)
-    if not is_user_class(resolved):
-        return make_agent(resolved, seed=seed, trust=trust)
-    if not trust:
-        raise ValueError(f"{name!r} names a class of your own (module:Class): importing it runs its module's code, "
-                         "so it loads only with --trust (trust=True)")  # fmt: skip
-    module_name, _, class_name = resolved.partition(":")
-    if os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())  # as `python -m` would find it
-    try:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as error:
-        raise ValueError(f"cannot load the agent class {resolved!r}: {error}") from None
-    if not inspect.isclass(cls):
-        raise ValueError(f"{resolved!r} is not an agent class (module:Class names a class)")
-    takes_seed = "seed" in inspect.signature(cls).parameters
-    agent = cls(seed=seed) if takes_seed else cls()
-    if not is_agent(agent):
-        raise ValueError(f"{resolved!r} is not an agent: it needs an `observation` level and an `act` method "
-                         "(uno_env.seats.Agent)")  # fmt: skip
-    return agent
+    return make_agent(name.replace(PLACEHOLDER, table.preset), seed=seed, trust=trust)
+
+
+def check_seat(name: str, table: Table) -> None:
+    """Refuse (ValueError) an agent the catalogue says cannot play at `table` (`uno_env.agents.registry.can_play`)."""
+    why = can_play(name.replace(PLACEHOLDER, table.preset), table.preset, table.players)
+    if why is not None:
+        raise ValueError(why)
 
 
 def agent_seed(base: int, cell: Cell, role: int) -> int:
@@ -620,6 +571,8 @@ def play_cell(job: CellJob) -> dict:
     cell = job.cell
     start = time.perf_counter()
     try:
+        for name in (job.candidate, cell.opponent):
+            check_seat(name, cell.table)
         agents = {
             "candidate": build_agent(job.candidate, cell.table, job.candidate_seed, job.trust),
             "opponent": build_agent(cell.opponent, cell.table, job.opponent_seed, False),
@@ -1390,9 +1343,9 @@ def build_parser() -> cli.ArgumentParser:
                       help="chance of missing a difference of delta (default: the suite's)")
     comp.add_argument("--delta", type=cli.positive_float, metavar="D",
                       help="the smallest difference of win rates that matters (default: the suite's)")
-    comp.add_argument("--block", type=cli._int_converter(2, MAX_DEALS), metavar="DEALS",
+    comp.add_argument("--block", type=cli.int_in_range(2, MAX_DEALS), metavar="DEALS",
                       help=f"deals per look, 2 to {MAX_DEALS:,} (default: the suite's)")
-    comp.add_argument("--max-deals", type=cli._int_converter(2, MAX_COMPARE_DEALS), metavar="DEALS",
+    comp.add_argument("--max-deals", type=cli.int_in_range(2, MAX_COMPARE_DEALS), metavar="DEALS",
                       help=f"stop undecided after this many deals, 2 to {MAX_COMPARE_DEALS:,} (default: the suite's)")
     comp.add_argument("--trust", action="store_true", help="allow module:Class agents and sb3:/rllib: files")
     comp.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
@@ -1403,7 +1356,7 @@ def build_parser() -> cli.ArgumentParser:
     return parser
 
 
-WORKERS = cli._int_converter(1, MAX_WORKERS)  # --workers: processes, each one core
+WORKERS = cli.int_in_range(1, MAX_WORKERS)  # --workers: processes, each one core
 
 
 def _suite_flag(parser) -> None:
@@ -1456,6 +1409,7 @@ def _run(args, parser) -> int:
             suite.table(table)
     for agent in args.agents:
         check_agent_name(agent)
+        parse_agent(agent.replace(PLACEHOLDER, suite.tables[0].preset))  # the catalogue's one-line refusal
         if is_user_class(agent) and not args.trust:
             parser.error(f"{agent!r} names a class of your own (module:Class): importing it runs its module's code, "
                          "so it loads only with --trust")  # fmt: skip

@@ -16,11 +16,12 @@ players, games and seed, and whose head-to-head cells show the games behind them
 agent ALIAS in the table, the files and the plot (a label for a long file path). The same seed gives the same games
 and the same report. `run_tournament` is the Python function behind the command.
 
-The command line is read once: the rules become one `RuleSet` and the agents' names are checked by building
-each agent once, before any game. The games are played in chunks of consecutive seeds (`--chunk-games`), each
-with its agents seeded from (seed, chunk) by a `ChunkPlayer` that holds the rule set and the names: one after
-another here, or spread over Ray workers with `--ray-workers K` (and `--ray-address auto` on a cluster;
-`uno_env.arena.ray_workers`), with the same records either way.
+The command line is read once: the rules become one `RuleSet`, the agents' names are read by the agent catalogue
+(`uno_env.agents.registry`: the names every command takes, `module:Class` with `--trust` included), which says
+whether each can play the game, and each agent is built once, before any game. The games are played in chunks of
+consecutive seeds (`--chunk-games`), each with its agents seeded from (seed, chunk) by a `ChunkPlayer` that holds the
+rule set and the names: one after another here, or spread over Ray workers with `--ray-workers K` (and
+`--ray-address auto` on a cluster; `uno_env.arena.ray_workers`), with the same records either way.
 
 `--save-games DIR` writes the first `--save-games-count` games of each lineup as game records (`uno_env.records`,
 with the agents' names per seat), to replay or view with `uno_env.replay` (`save_sample_games`); their actions
@@ -40,9 +41,9 @@ from typing import Any
 
 import numpy as np
 
-from uno_env import PRESETS, GameBatch, RuleSet, cli, make_rules
+from uno_env import VARIANTS, GameBatch, RuleSet, cli, make_rules
 from uno_env import observation as O
-from uno_env.agents.registry import TRAINED_HELP, agent_names, is_agent_name, make_agent
+from uno_env.agents.registry import AGENT_HELP, agent_names, can_play, make_agent, parse_agent
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS
@@ -375,8 +376,9 @@ def run_tournament(
     The rules are made and the agents' names checked once, here: the chunks (`Chunk`) of `chunk_games` get a
     `ChunkPlayer` holding the `RuleSet` and the names, and are played here one after another, or with
     `ray_workers` > 0 as that many Ray tasks at a time (`uno_env.arena.ray_workers`; `ray_address` is the cluster
-    for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load
-    (their files are unpickled, which can run code from them: only for files you made or trust).
+    for `ray.init`), with the same records either way. `trust=True` lets `sb3:` and `rllib:` agents load (their
+    files are unpickled, which can run code from them) and `module:Class` be imported (which runs its module's
+    code): only for files and code you made or trust.
 
     An agent may also be given as an object (``run_tournament([TextAgent(model), "counter"])``): it is known by its
     `name` (`seat_objects`), seated as it is in every chunk, played in this process (not with `ray_workers`).
@@ -388,10 +390,14 @@ def run_tournament(
         if rule_options:
             raise ValueError("pass rule options either inside the RuleSet or as keywords with a variant name, not both")
         rules, rule_options = variant, _changed_options(variant)
-    elif variant not in PRESETS:
-        raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(PRESETS)}")
+    elif variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; the variants are {', '.join(VARIANTS)}")
     else:
         rules = make_rules(variant, **rule_options)
+    for name in dict.fromkeys(agents):  # what the catalogue knows: before any agent is loaded
+        why = None if name in objects else can_play(name, rules.variant, num_players)
+        if why is not None:
+            raise ValueError(why)
     samples = 0
     if save_games is not None:
         samples = int(save_games_count)
@@ -425,7 +431,7 @@ def run_tournament(
     names, matrix = pairwise_win_matrix(records, [summary.name for summary in summaries])
     _, games_met = pairwise_games(records, names)
     settings = {
-        "agents": list(agents), "lineups": lineups, "variant": rules.preset, "num_players": num_players,
+        "agents": list(agents), "lineups": lineups, "variant": rules.variant, "num_players": num_players,
         "games": len(records), "seed": seed, "episode": episode, "rule_options": rule_options,
         "chunk_games": chunk_games, "labels": {label: agent for agent, label in labels.items()},
     }  # fmt: skip
@@ -447,7 +453,7 @@ def run_tournament(
 
 def _changed_options(rules: RuleSet) -> dict[str, Any]:
     """The options of `rules` that differ from its variant's: what a report names for a RuleSet given as is."""
-    defaults = make_rules(rules.preset).options()
+    defaults = make_rules(rules.variant).options()
     return {name: value for name, value in rules.options().items() if value != defaults[name]}
 
 
@@ -602,7 +608,7 @@ def build_parser() -> cli.ArgumentParser:
     parser = cli.ArgumentParser(prog="uno-arena", description="A tournament of UNO agents (see uno_env.arena).")
     parser.add_argument(
         "--agents", nargs="+", default=["random", "greedy", "counter"], metavar="NAME",
-        help=f"the agents: {', '.join(agent_names())}, or {TRAINED_HELP} (default: random greedy counter)",
+        help=f"the agents: {AGENT_HELP} (default: random greedy counter)",
     )  # fmt: skip
     cli.add_variant(parser)
     cli.add_players(parser)
@@ -655,11 +661,11 @@ def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None 
     """The settings of `uno-arena argv`, with `rule_options` (a dict) checked against the variant and players."""
     parser = parser or build_parser()
     args = parser.parse_args(argv)
-    unknown = [a for a in args.agents if not is_agent_name(a)]
-    if unknown:
-        parser.error(
-            f"unknown agent(s) {', '.join(unknown)}; the agents are {', '.join(agent_names())}, or {TRAINED_HELP}"
-        )
+    for name in args.agents:
+        try:
+            parse_agent(name)  # the catalogue's one-line refusal, before any agent is loaded
+        except ValueError as error:
+            parser.error(str(error))
     args.rule_options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
     try:
         args.labels = parse_names(args.names, args.agents)

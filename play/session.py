@@ -40,7 +40,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
-from uno_env.agents.registry import make_agent
+from uno_env.agents.registry import can_play, make_agent
 from uno_env.game import DEFAULT_MAX_STEPS, GameBatch
 from uno_env.records import make_record, result_of
 from uno_env.render import table_view
@@ -153,6 +153,9 @@ class TableSession:
         seated = {}
         for s, agent in zip(others, chosen, strict=True):
             if isinstance(agent, str):
+                why = can_play(agent, variant, players)  # the catalogue's answer, before the agent is loaded
+                if why is not None:
+                    raise ValueError(why)
                 agent_seed = agent_seeds[s] if agent_seeds is not None else seed + s
                 seated[s] = (agent, make_agent(agent, seed=agent_seed, trust=trust))
             else:

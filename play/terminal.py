@@ -38,7 +38,7 @@ from uno_env import Game, cli
 from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import faces as F
-from uno_env.agents.registry import TRAINED_HELP, agent_names
+from uno_env.agents.registry import AGENT_HELP, parse_agent
 from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
 from uno_env.records import save_record
 
@@ -289,8 +289,8 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_players(parser)
     parser.add_argument(
         "--opponents", nargs="+", default=["greedy"], metavar="NAME",
-        help=f"one agent name for every opponent, or one per opponent seat in seat order: "
-        f"{', '.join(agent_names())}, or {TRAINED_HELP} (default: greedy)",
+        help=f"one agent name for every opponent, or one per opponent seat in seat order: {AGENT_HELP} (default: "
+        "greedy)",
     )  # fmt: skip
     parser.add_argument(
         "--seat", type=cli.nonnegative_int, default=0, metavar="INT", help="your seat, 0 to players - 1 (default: 0)"
@@ -317,6 +317,11 @@ def parse_args(argv: list[str] | None = None, parser: cli.ArgumentParser | None 
     others = args.players - 1
     if args.save is not None and (args.save.is_dir() or not args.save.parent.is_dir()):
         parser.error(f"--save must be a file in an existing folder, got {str(args.save)!r}")
+    for name in args.opponents:
+        try:
+            parse_agent(name)  # the catalogue's one-line refusal, before any agent is loaded
+        except ValueError as error:
+            parser.error(str(error))
     if len(args.opponents) not in (1, others):
         parser.error(
             f"--opponents takes one agent name for all {others} opponents or one per opponent seat "

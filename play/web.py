@@ -10,8 +10,9 @@ legal actions as buttons, and sends the id of the one you click with the number 
 against the legal mask (an illegal one is refused with a 400 and a message, one for another game with a 409), steps
 the engine and plays the agents' turns (`uno_env.play.session.TableSession`, the same seating, observations and
 narration as `uno-play`), keeping the table after each of them (`frames`) for the page to show one at a time,
-`--pace` seconds apart. The page's settings seat what `check_page_agent` allows (baselines, shipped policies,
-searches with a capped budget, the command line's names: never a file it names) or a difficulty (`DIFFICULTIES`).
+`--pace` seconds apart. The page's settings seat what `check_page_agent` allows (baselines, shipped agents,
+searches with a capped budget and no prior file, the command line's names: never a file it names) or a difficulty
+(`DIFFICULTIES`).
 
 No card your seat cannot see leaves the server: every answer is built from `uno_env.render.table_view(game,
 your_seat)`, the legal actions when the decision is yours, and the narration of what your seat saw. The deal's
@@ -40,12 +41,10 @@ docs/robustness.md lists each route's limits and refusals.
 from __future__ import annotations
 
 import argparse
-import functools
 import hashlib
 import hmac
 import importlib.util
 import json
-import re
 import secrets
 import sys
 import threading
@@ -56,9 +55,18 @@ from typing import Any
 
 import numpy as np
 
-from uno_env import PRESETS, cli
+from uno_env import VARIANTS, cli
 from uno_env import actions as A
-from uno_env.agents.registry import SEARCHES, agent_names, search_budget
+from uno_env.agents.registry import (
+    KINDS,
+    SHIPPED_KINDS,
+    agent_names,
+    can_play,
+    is_agent_name,
+    kinds,
+    parse_agent,
+    shipped_variants,
+)
 from uno_env.agents.trust import USER_ERRORS
 from uno_env.extras import MissingExtraError, require_extra
 from uno_env.faces import faces_element
@@ -76,7 +84,7 @@ UNO_STATIC_FILES = {"table.js": "text/javascript", "table.css": "text/css"}
 LOG_LINES = 400  # the narration kept for the page
 DEFAULT_PACE = 0.4  # seconds the page shows each agent's turn (0: at once)
 MAX_PACE = 5.0
-pace_seconds = cli._float_converter(f"a number of seconds from 0 to {MAX_PACE:g}", lambda x: 0 <= x <= MAX_PACE)
+pace_seconds = cli.number_in_range(0, MAX_PACE, "a number of seconds")
 MAX_FRAMES = 120  # the table after each step since the person's last decision, kept for the page to pace
 MAX_SINCE = 200  # the entries of "since your turn"
 #: how the person may go on after an agent's model failed: ask it again, or let it play its fallback move
@@ -93,7 +101,7 @@ ALLOWED_HOSTS = ("127.0.0.1", "localhost")  # the Host header: refuses DNS rebin
 TERMINAL_ONLY = {
     "save": "--save is uno-play's: uno-web saves a finished game from the page (Save the game as a record)",
 }
-port_number = cli._int_converter(0, 65535)  # a TCP port; 0: a free one
+port_number = cli.int_in_range(0, 65535)  # a TCP port; 0: a free one
 
 # ------------------------------------------------------------------ limits (docs/robustness.md, "Doors: uno-web")
 #: an uploaded record file: a record of the longest game uno-web deals (10,000 decisions) is about 50 KB, and
@@ -217,62 +225,51 @@ def _checked(parser: WebParser, argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-@functools.lru_cache(maxsize=1)
-def shipped_games() -> frozenset[tuple[str, int]]:
-    """The (variant, players) of the shipped policies (uno_env/agents/policies/VARIANT-Np.pt), read from the folder
-    without loading torch (`uno_env.agents.policy.shipped_policies` loads them)."""
-    folder = resources.files("uno_env.agents") / "policies"
-    found = set()
-    for entry in folder.iterdir() if folder.is_dir() else []:
-        match = re.fullmatch(r"(\w+)-(\d+)p\.pt", entry.name)
-        if match:
-            found.add((match.group(1), int(match.group(2))))
-    return frozenset(found)
-
-
 def page_agents() -> list[str]:
-    """The agents the page may seat, as examples: the baselines, the shipped policies and the search agents (with
-    a budget up to `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms)."""
-    shipped = sorted({f"ppo:{variant}" for variant, _ in shipped_games()})
-    searches = [name for name in SEARCHES if name != "openspiel-ismcts" or _installed("pyspiel")]
+    """The agents the page may seat, as examples: the baselines, the shipped agents (`ppo:VARIANT`, `best:VARIANT`)
+    and the search agents (with a budget up to `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms)."""
+    shipped = [f"{kind}:{variant}" for kind in SHIPPED_KINDS for variant in shipped_variants(kind)]
+    searches = [name for name in kinds("search") if name != "openspiel-ismcts" or _installed("pyspiel")]
     return [*agent_names(), *shipped, *(f"{name}:200" for name in searches)]
 
 
+#: what the page seats, as its refusals say it
+PAGE_SEATS = (
+    f"the page seats {', '.join(agent_names())}, a shipped agent ({', '.join(f'{k}:VARIANT' for k in SHIPPED_KINDS)})"
+    f" or a search ({', '.join(kinds('search'))}) with a budget up to {PAGE_MAX_ITERATIONS} iterations or "
+    f"{PAGE_MAX_MILLISECONDS}ms and no prior file; files are named on the command line"
+)
+
+
 def check_page_agent(name: str, allowed: tuple[str, ...] = ()) -> None:
-    """Refuse (`SettingsError`) an agent the page may not seat. The page seats what uno-arena knows and loads no
-    file: a baseline, a shipped policy `ppo:VARIANT` (plain data, as uno-arena loads it), a search agent whose
-    budget is at most `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms (its other settings are the
-    registry's to check), or a name given on the command line (`allowed`: files, `--trust` ones included)."""
-    if name in agent_names() or name in allowed:
+    """Refuse (`SettingsError`) an agent the page may not seat. The page seats what the agent catalogue reads
+    (`uno_env.agents.registry.parse_agent`) and loads no file: a baseline, a shipped agent (`ppo:VARIANT`,
+    `best:VARIANT`: plain data, as uno-arena loads them), a search agent whose budget is at most
+    `PAGE_MAX_ITERATIONS` iterations or `PAGE_MAX_MILLISECONDS` ms and that names no prior file, or a name given on
+    the command line (`allowed`: files, `--trust` ones included)."""
+    if name in allowed:
         return
-    prefix, colon, argument = name.partition(":")
-    if prefix == "ppo" and colon and argument in {variant for variant, _ in shipped_games()}:
-        return
-    if prefix in SEARCHES:
-        try:  # the registry's reading of a budget, under the page's lower caps
-            search_budget(prefix, argument, most_iterations=PAGE_MAX_ITERATIONS,
-                          most_milliseconds=PAGE_MAX_MILLISECONDS)
-        except ValueError as error:
+    try:  # the catalogue's reading, a search's budget under the page's lower caps
+        parsed = parse_agent(name, most_iterations=PAGE_MAX_ITERATIONS, most_milliseconds=PAGE_MAX_MILLISECONDS)
+    except ValueError as error:
+        if is_agent_name(name):
             raise SettingsError(f"{error} (the page's cap; more on the command line)") from None
-        return
-    raise SettingsError(
-        f"unknown agent {name[:80]!r}; the page seats {', '.join(agent_names())}, a shipped policy (ppo:VARIANT) or "
-        f"a search ({', '.join(SEARCHES)}, with a budget up to {PAGE_MAX_ITERATIONS} or {PAGE_MAX_MILLISECONDS}ms); "
-        "files are named on the command line"
-    )
+        if name.partition(":")[0] in KINDS:
+            raise SettingsError(str(error)) from None
+        raise SettingsError(f"unknown agent {name[:80]!r}; {PAGE_SEATS}") from None
+    if parsed.loads_file or parsed.needs_trust or parsed.family not in ("baseline", "policy", "search"):
+        raise SettingsError(f"unknown agent {name[:80]!r} on the page, which loads no file: {PAGE_SEATS}")
 
 
 def difficulty_agent(level: str, variant: str, players: int) -> str:
-    """The agent that difficulty `level` seats in a game of `variant` with `players`; a `SettingsError` when there
-    is none (the hard level needs a policy shipped for the variant and player count)."""
+    """The agent that difficulty `level` seats in a game of `variant` with `players`; a `SettingsError` when it
+    cannot play that game (the hard level needs a policy shipped for the variant and player count)."""
     if level not in DIFFICULTIES:
         raise SettingsError(f"difficulty must be {', '.join(DIFFICULTIES)}, got {short(level)}")
     agent = DIFFICULTIES[level].format(variant=variant)
-    if agent.startswith("ppo:") and (variant, players) not in shipped_games():
-        counts = sorted(n for v, n in shipped_games() if v == variant)
-        shipped = f"shipped for {' and '.join(map(str, counts))} players" if counts else "not shipped"
-        raise SettingsError(f"{level} seats the policy {agent}, {shipped}; this game has {players} players: choose "
-                            "another difficulty or player count")  # fmt: skip
+    why = can_play(agent, variant, players)
+    if why is not None:
+        raise SettingsError(f"{level} cannot be chosen: {why}; choose another difficulty or player count")
     return agent
 
 
@@ -598,7 +595,7 @@ class WebTable:
                     "seed": self.seed if over else None,  # it tells every hidden card of this game: at its end
                 },
                 "agents": page_agents(),
-                "variants": list(PRESETS),
+                "variants": list(VARIANTS),
                 "record": over and records_available(),
                 "replay": replay_available(),
             }

@@ -288,10 +288,11 @@ def test_uno_arena_refuses_bad_input_with_one_line(files, tmp_path, capsys):
         (["--agents", f"ppo:{files['folder']}", "counter"], "(a folder)"),
         (["--agents", f"ppo:{files['checkpoint.pt']}", "counter"], "is not a uno-env policy file"),
         (["--agents", f"ppo:{files['policy.pt']}", "counter", "--players", "3"], "was trained for 2 players"),
-        (["--agents", "ppo:classic", "counter", "--players", "3"], "no shipped 'classic' policy for 3 players"),
+        (["--agents", "ppo:classic", "counter", "--players", "3"], "ppo:classic is shipped for 2 and 4 players; this game "
+                                                                   "has 3 players"),
         (["--agents", "ppo:nowhere", "counter"], "no shipped policy for 'nowhere'"),
         (["--agents", f"sb3:{tmp_path / 'model.zip'}", "counter"], "no SB3 model at"),
-        (["--agents", "wizard"], "unknown agent(s) wizard"),
+        (["--agents", "wizard"], "unknown agent 'wizard'"),
         (["--agents", "counter", "--lineup", "counter"], "the lineup names 1 seats but the game has 2 players"),
     ]:
         assert says in refused(arena.main, [*games, *argv], capsys), argv
@@ -304,12 +305,12 @@ def test_uno_play_refuses_bad_input_with_one_line(files, tmp_path, capsys):
     for argv, says in [
         (["--seed", "-1"], "--seed: must be an int >= 0"),
         (["--opponents", "wizard"], "unknown agent 'wizard'"),
-        (["--opponents", "ppo:"], "no policy file at"),
+        (["--opponents", "ppo:"], "ppo: give what to seat after the colon: ppo:VARIANT|FILE.pt"),
         (["--opponents", f"ppo:{files['garbage.pt']}"], "not plain data"),
         (["--opponents", f"ppo:{files['empty.pt']}"], "torch cannot read it"),
         (["--opponents", f"ppo:{files['folder']}"], "(a folder)"),
         (["--opponents", f"ppo:{files['policy.pt']}", "--players", "3"], "was trained for 2 players"),
-        (["--opponents", "ppo:classic", "--players", "3"], "no shipped 'classic' policy for 3 players"),
+        (["--opponents", "ppo:classic", "--players", "3"], "ppo:classic is shipped for 2 and 4 players"),
         (["--opponents", f"sb3:{tmp_path / 'model.zip'}"], "no SB3 model at"),
         (["--opponents", f"rllib:{tmp_path}"], "has no uno_env.json"),
     ]:

@@ -1,7 +1,6 @@
 """uno-bench: the published suite is pinned, the deal bank is the engine's, results are reproducible and true to the
 games, user classes need trust, refusals are reported, the leaderboard ranks and escapes, the command's errors."""
 
-import hashlib
 import json
 
 import numpy as np
@@ -92,12 +91,12 @@ def test_resaved_policies_keep_their_pins_and_a_pinned_policy_of_another_layout_
     """A shipped policy saved again with the same weights (its layout digest added) keeps the digest suites pin; a
     pinned policy trained on another observation layout refuses the run before any game, in one line."""
     from uno_env import observation as O
-    from uno_env.agents.policy import shipped_policies
+    from uno_env.agents.registry import shipped_files
 
-    shipped = {hashlib.sha256(path.read_bytes()).hexdigest() for path in shipped_policies().values()}
-    assert set(bench.RESAVED_POLICIES) <= shipped  # every entry names a file shipped now
     v1 = load_suite("uno-bench-v1")
-    assert set(v1.policies.values()) <= {bench.RESAVED_POLICIES.get(d, d) for d in shipped}
+    pinned = {f.pinned_sha256 for f in shipped_files("policy").values()}
+    assert set(v1.policies.values()) <= pinned  # the catalogue keeps each resaved policy's first digest
+    assert bench.suite_policy_digests(v1) == v1.policies
     added = O.Field("new_count", ("N",), 1, 1, "a field this version has and the shipped policies do not")
     monkeypatch.setattr(O, "FIELDS", (*O.FIELDS, added))
     with pytest.raises(SuiteError, match=r"^uno-bench-v1's policy at classic-2p \(classic-2p.pt\): trained on the "

@@ -105,7 +105,7 @@ def test_an_agent_returning_an_illegal_action_is_named():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--agents", "greedy", "wizard"], "unknown agent(s) wizard; the agents are random, naive, greedy, counter"),
+        (["--agents", "greedy", "wizard"], "unknown agent 'wizard'; the agents are random, naive, greedy, counter"),
         (["--agents", "random", "--variant", "dos"], "unknown variant 'dos'; the variants are classic"),
         (["--agents", "random", "--option", "nonsense=1"], "unknown rule option 'nonsense'; the options are"),
         (["--agents", "random", "--option", "hand_size=0"], "hand_size must be an int from 1 to 50"),

@@ -328,7 +328,7 @@ def test_trained_agent_names_are_checked():
         make_agent("ppo:nowhere/policy.pt")
     with pytest.raises(ValueError, match="no SB3 model"):
         make_agent("sb3:nowhere.zip")
-    with pytest.raises(ValueError, match="ppo:PRESET"):
+    with pytest.raises(ValueError, match="ppo:VARIANT"):
         make_agent("tabular:x")
 
 
