@@ -9,17 +9,12 @@
 #   DEVICE=cpu MINUTES=0.1 DEALS=10 CEILING_ENVS=256 bash benchmarks/gpu_hidden_hands.sh   # a quick check on a CPU
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-OUT="${OUT:-/tmp/gpu-out}"
-DEVICE="${DEVICE:-cuda}"
 MINUTES="${MINUTES:-5}"
 DEALS="${DEALS:-10000}"
 SEED="${SEED:-20261126}"
-PY="${PY:-python3}"
 TEACHER="${TEACHER:+$(realpath "$TEACHER")}"  # a seer-level 4-player policy file to distil (optional)
-mkdir -p "$OUT"
-export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
-cd /tmp  # not the repository: its uno_env/ folder would shadow the installed package
-stamp() { echo "== $(date +%T) $*"; }
+# shellcheck source=benchmarks/gpu_common.sh
+source "$here/gpu_common.sh"  # $OUT, $DEVICE, $PY, stamp, warm_up; the working folder is /tmp
 recipe=(--variant classic --players 4 --hidden 256 256 --minutes "$MINUTES" --eval-every 0 --eval-games 2000
         --threads 1 --device "$DEVICE" --no-progress --seed 1)
 declare -A runs=(
@@ -42,9 +37,7 @@ evaluated=("${!runs[@]}" shipped)
     timeout 60 $PY "$here/train_speed.py" --learner-only --native-device "$DEVICE" --native-num-envs "${CEILING_ENVS:-32768}" \
       --native-minibatch-size "${CEILING_ENVS:-32768}" --native-hidden $hidden --native-steps $((${CEILING_ENVS:-32768} * 32 * 3)) --repeats 3
   done
-  stamp warm-up: compile the kernels once
-  $PY -m uno_env.train.native_ppo --players 4 --observation belief --total-steps 8192 --num-envs 256 \
-    --rollout-steps 32 --minibatch-size 2048 --eval-games 20 --out /tmp/warm --no-progress --device "$DEVICE"
+  warm_up --players 4 --observation belief
   for name in "${!runs[@]}"; do
     stamp "train $name"
     # shellcheck disable=SC2086

@@ -6,23 +6,16 @@
 #   DEVICE=cpu MINUTES=0.3 SMOKE=1 bash benchmarks/gpu_measure.sh   # a quick check of the script on a CPU
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-OUT="${OUT:-/tmp/gpu-out}"
-DEVICE="${DEVICE:-cuda}"
 MINUTES="${MINUTES:-3}"
-PY="${PY:-python3}"
-mkdir -p "$OUT"
-export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
-cd /tmp  # not the repository: its uno_env/ folder would shadow the installed package
-stamp() { echo "== $(date +%T) $*"; }
+# shellcheck source=benchmarks/gpu_common.sh
+source "$here/gpu_common.sh"  # $OUT, $DEVICE, $PY, stamp, warm_up; the working folder is /tmp
 {
   stamp start
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv 2>/dev/null
   nproc
   $PY -c "import numba, numpy, torch; print('numba', numba.__version__, 'numpy', numpy.__version__, 'torch',
 torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else 'no cuda')"
-  stamp warm-up: compile the kernels once
-  $PY -m uno_env.train.native_ppo --total-steps 8192 --num-envs 256 --rollout-steps 32 --minibatch-size 2048 \
-    --eval-games 20 --out /tmp/warm --no-progress --device "$DEVICE"
+  warm_up
 } 2>&1 | tee "$OUT/info.log"
 if [ -z "${SMOKE:-}" ]; then steps=(2048 8192 32768); else steps=(256); fi
 {
