@@ -1130,16 +1130,22 @@ def fill_masks(s, cfg, out):
 
 
 @njit(cache=True, nogil=True)
+def is_legal(st, c, action, m):
+    """Whether `action` is an action id that game st allows now; `m` (uint8, NUM_ACTIONS) is scratch space that
+    receives the game's mask."""
+    if action < 0 or action >= A.NUM_ACTIONS:
+        return False
+    fill_mask(st, c, m)
+    return m[action] != 0
+
+
+@njit(cache=True, nogil=True)
 def first_illegal(s, cfg, actions):
     """The index of the first game whose action is illegal (or whose episode is over), else -1."""
     c = cfg[0]
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
     for g in range(s.shape[0]):
-        a = actions[g]
-        if a < 0 or a >= A.NUM_ACTIONS:
-            return g
-        fill_mask(s[g], c, m)
-        if m[a] == 0:
+        if not is_legal(s[g], c, actions[g], m):
             return g
     return -1
 
@@ -1158,11 +1164,7 @@ def step_one(s, cfg, g, action, status):
     """
     c = cfg[0]
     st = s[g]
-    if action < 0 or action >= A.NUM_ACTIONS:
-        return False
-    m = np.zeros(A.NUM_ACTIONS, np.uint8)
-    fill_mask(st, c, m)
-    if m[action] == 0:
+    if not is_legal(st, c, action, np.zeros(A.NUM_ACTIONS, np.uint8)):
         return False
     step_game(st, c, action)
     status[STATUS_SEAT] = st.seat

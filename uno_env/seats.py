@@ -99,9 +99,7 @@ def illegal_flags(s, cfg, games, actions, flags):
     c = cfg[0]
     m = np.zeros(A.NUM_ACTIONS, np.uint8)
     for i in range(games.shape[0]):
-        a = actions[i]
-        E.fill_mask(s[games[i]], c, m)
-        flags[i] = 1 if a < 0 or a >= A.NUM_ACTIONS or m[a] == 0 else 0
+        flags[i] = 0 if E.is_legal(s[games[i]], c, actions[i], m) else 1
 
 
 @njit(cache=True, nogil=True)
