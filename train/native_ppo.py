@@ -93,6 +93,21 @@ def parameters(network, aids: Aids | None = None) -> list[torch.nn.Parameter]:
     return list(network.parameters()) + (aids.parameters() if aids is not None else [])
 
 
+def gradient_step(optimizer, trained, config: Config, loss, losses: dict, stats: dict, logged: dict) -> None:
+    """One step on `loss` plus the aids' `losses`, its gradient clipped to `max_grad_norm` over the `trained`
+    parameters; then adds `logged` (the values to report) and `losses` to `stats`, summed as tensors and read once
+    at the end: `.item()` on a GPU waits for its queue."""
+    for term in losses.values():
+        loss = loss + term
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(trained, config.max_grad_norm)
+    optimizer.step()
+    with torch.no_grad():
+        for name, value in {**logged, **losses}.items():
+            stats[name] = stats.get(name, 0.0) + value
+
+
 def ppo_update(network, optimizer, batch: Batch, config: Config, aids: Aids | None = None,
                fraction: float = 0.0) -> dict[str, float]:  # fmt: skip
     """`epochs` passes of clipped PPO over shuffled minibatches, with the aids' losses (`fraction`: of the run's
@@ -119,19 +134,13 @@ def ppo_update(network, optimizer, batch: Batch, config: Config, aids: Aids | No
             value_loss = 0.5 * (values - mb.returns).pow(2).mean()
             losses = aids.losses(features, logits, mb.masks, mb.aids, fraction)
             loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
-            for term in losses.values():
-                loss = loss + term
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(trained, config.max_grad_norm)
-            optimizer.step()
             with torch.no_grad():
-                for name, value in {
+                logged = {
                     "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
                     "approx_kl": ((ratio - 1) - log_ratio).mean(),
-                    "clip_fraction": ((ratio - 1).abs() > config.clip).float().mean(), **losses,
-                }.items():  # fmt: skip
-                    stats[name] = stats.get(name, 0.0) + value
+                    "clip_fraction": ((ratio - 1).abs() > config.clip).float().mean(),
+                }  # fmt: skip
+            gradient_step(optimizer, trained, config, loss, losses, stats, logged)
             steps += 1
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
@@ -149,18 +158,10 @@ def imitation_update(network, optimizer, batch: Batch, config: Config, aids: Aid
         value_loss = 0.5 * (values - mb.returns).pow(2).mean()
         losses = aids.losses(features, logits, mb.masks, mb.aids, None)
         loss = imitation_loss + config.value_coef * value_loss
-        for term in losses.values():
-            loss = loss + term
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trained, config.max_grad_norm)
-        optimizer.step()
-        with torch.no_grad():  # summed as tensors, read once (see ppo_update)
-            for name, value in {
-                "imitation_loss": imitation_loss, "value_loss": value_loss,
-                "imitation_accuracy": (logits.argmax(-1) == mb.actions).float().mean(), **losses,
-            }.items():  # fmt: skip
-                stats[name] = stats.get(name, 0.0) + value
+        with torch.no_grad():
+            accuracy = (logits.argmax(-1) == mb.actions).float().mean()
+        logged = {"imitation_loss": imitation_loss, "value_loss": value_loss, "imitation_accuracy": accuracy}
+        gradient_step(optimizer, trained, config, loss, losses, stats, logged)
         steps += 1
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
