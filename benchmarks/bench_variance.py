@@ -28,7 +28,7 @@ from uno_env.records import write_atomic
 
 
 def play_block(agent: str, opponent: str, table: bench.Table, episode: str, first_seed: int, deals: int) -> dict:
-    bench._worker_setup()
+    bench.worker_setup()
     cell = bench.Cell(table, 0, opponent, 0, episode, first_seed, deals)
     return bench.play_cell(bench.CellJob(agent, False, cell, first_seed, first_seed + 1, luck=True))
 

@@ -19,6 +19,7 @@ from uno_env.arena.bench import (
     write_results,
 )
 from uno_env.arena.ratings import deal_interval
+from uno_env.arena.tournament import play_games
 
 #: uno-bench-v1 as published: pinned here too, so that an edit of the suite or of PUBLISHED fails a test
 V1_SHA256 = "e6c97087b9e5842617d8a3dcde508bcaab17b362d0b3f80034be670215fcd95e"
@@ -49,7 +50,7 @@ def greedy_results(smoke):
 def test_v1_is_published_with_its_pinned_hash():
     suite = load_suite("uno-bench-v1")
     assert PUBLISHED["uno-bench-v1"] == suite.sha256 == V1_SHA256
-    assert {t.preset for t in suite.tables} == {"classic", "unocorns", "monster_high", "emoji", "swap"}
+    assert {t.variant for t in suite.tables} == {"classic", "unocorns", "monster_high", "emoji", "swap"}
     assert {t.players for t in suite.tables} == {2, 4}
 
 
@@ -143,7 +144,7 @@ def test_a_cell_reports_what_the_arena_would(smoke):
     report = bench.play_cell(job)
     agents = {"candidate": bench.build_agent("counter", cell.table, 11), "opponent": bench.build_agent(
         cell.opponent, cell.table, 12)}  # fmt: skip
-    records = bench.play_games(agents, ["candidate", "opponent"], cell.table.rules, games=cell.deals * 2,
+    records = play_games(agents, ["candidate", "opponent"], cell.table.rules, games=cell.deals * 2,
                                seed=cell.first_seed, episode=cell.episode)  # fmt: skip
     _, low, high = deal_interval(records, ["candidate"])
     assert (report["low"], report["high"]) == (low[0], high[0])

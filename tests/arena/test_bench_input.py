@@ -13,7 +13,7 @@ import markdown
 import numpy as np
 import pytest
 
-from uno_env.arena import bench
+from uno_env.arena import bench, bench_results, bench_run, bench_suites
 from uno_env.arena.bench import SuiteError, leaderboard, load_suite, main, parse_suite, read_results, write_results
 
 SMOKE_FILE = bench.SUITES_DIR / "uno-bench-smoke.json"
@@ -160,7 +160,7 @@ def test_a_damaged_results_file_is_refused_in_one_line(tmp_path, greedy, monkeyp
     with pytest.raises(ValueError, match="not a file"):
         read_results(tmp_path)
     write_results(path, greedy)
-    monkeypatch.setattr(bench, "MAX_RESULTS_BYTES", 1000)
+    monkeypatch.setattr(bench_results, "MAX_RESULTS_BYTES", 1000)
     with pytest.raises(ValueError, match="larger than"):
         read_results(path)
 
@@ -376,7 +376,7 @@ def test_the_bootstrap_memory_does_not_grow_with_the_deals():
         "suite": {"name": suite.name, "sha256": suite.sha256}, "agent": "big", "games_scale": 1.0,
         "tables": suite.table_ids, "uno_env_version": "0", "created": "2026-01-01T00:00:00+00:00", "seconds": 1.0,
         "workers": 1, "draw_luck": False,
-        "cells": [{**bench._cell_head(cell), "status": "played", "games": cell.deals * 2,
+        "cells": [{**bench_run._cell_head(cell), "status": "played", "games": cell.deals * 2,
                    "win_rate": float(wins.sum() / cell.deals / 2), "low": 0.0, "high": 1.0, "fair_share": 0.5,
                    "mean_points": 10.0, "undecided": 0, "mean_length": 50.0, "seconds": 1.0,
                    "per_deal": {"seeds": list(range(cell.first_seed, cell.first_seed + cell.deals)),
@@ -399,7 +399,8 @@ def test_deals_are_dealt_and_replayed_a_batch_at_a_time(smoke, monkeypatch):
     report = bench.play_cell(bench.CellJob("counter", False, cell, 1, 2, luck=True))
     table = smoke.tables[0]
     digest = bench.deal_digest(table, "round", 5, 7)
-    monkeypatch.setattr(bench, "DEAL_BATCH", 3)
+    monkeypatch.setattr(bench_suites, "DEAL_BATCH", 3)  # where the deals are dealt
+    monkeypatch.setattr(bench_run, "DEAL_BATCH", 3)  # where the games are replayed
     bench.check_digests(smoke)
     assert bench.deal_digest(table, "round", 5, 7) == digest
     again = bench.play_cell(bench.CellJob("counter", False, cell, 1, 2, luck=True))
