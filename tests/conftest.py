@@ -14,8 +14,13 @@ import uno_env  # noqa: E402, F401
 
 # isort: split
 import json  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
 
 import pytest  # noqa: E402
+
+BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)),
+               None)  # fmt: skip
 
 
 def scripted_input(*entries, then=None):
@@ -30,6 +35,14 @@ def scripted_input(*entries, then=None):
         return then
 
     return read
+
+
+def headless_dom(address: str) -> subprocess.CompletedProcess:
+    """Headless Chromium's run of the page at `address` with `--dump-dom` (its stdout: the page's DOM once its scripts
+    ran); without Chromium, the test fails saying how to install it."""
+    assert BROWSER, "headless Chromium is missing: run scripts/setup.sh (it installs the Debian package chromium)"
+    return subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", address],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
 
 
 @pytest.fixture(scope="session")

@@ -10,12 +10,11 @@ import json
 import os
 import pickle
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pyspiel
 import pytest
+from conftest import headless_dom
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -352,18 +351,10 @@ def test_the_replay_page_grows_with_the_record_and_stays_small():
     assert max(sizes) < 1_000 and max(sizes) < 2 * min(sizes)  # bytes per decision: linear
 
 
-BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)),
-               None)  # fmt: skip
-
-
 @pytest.mark.parametrize("view", ["constructor", "__proto__"])
 def test_the_viewer_ignores_prototype_names_in_its_address(record, tmp_path, view):
-    assert BROWSER, "headless Chromium is missing: run scripts/setup.sh (it installs the Debian package chromium)"
     path = Replay(record).save_html(tmp_path / "game.html")
-    run = subprocess.run(
-        [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"{path.as_uri()}#step=2&view={view}"],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    run = headless_dom(f"{path.as_uri()}#step=2&view={view}")
     assert f"decision 2 / {len(record['actions'])}" in run.stdout, run.stderr[-2000:]
     assert "Decision 2: player_" in run.stdout
     assert len(re.findall(r'class="uno-seat(?: [^"]*)?"', run.stdout)) == 2  # the table is drawn (the first view)

@@ -9,11 +9,10 @@ import html
 import io
 import json
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from conftest import headless_dom
 from PIL import Image, ImageDraw
 from rich.console import Console
 from rich.style import Style
@@ -31,8 +30,6 @@ from uno_env.text import card_words
 
 COLOR_SETS = (C.RED_COLORS, C.PINK_COLORS)
 ELEMENT = re.compile(r'<script type="application/json" id="uno-faces">([^<]*)</script>')
-BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)),
-               None)  # fmt: skip
 
 
 def test_the_table_covers_every_card_kind_and_every_colour_of_every_colour_set():
@@ -142,13 +139,11 @@ document.body.setAttribute("data-shown", JSON.stringify([getComputedStyle(card).
 
 
 def test_the_pages_drawing_reads_the_table(changed_table, tmp_path):
-    assert BROWSER, "headless Chromium is missing: run scripts/setup.sh (it installs the Debian package chromium)"
     path = tmp_path / "card.html"
     path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{static_asset('table.css')}</style>"
                     f"</head><body class='uno-root'>{F.faces_element()}<script>{static_asset('table.js')}</script>"
                     f"{DRAW}</body></html>", encoding="utf-8")  # fmt: skip
-    run = subprocess.run([BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", path.as_uri()],
-                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    run = headless_dom(path.as_uri())
     shown = re.search(r'data-shown="([^"]*)"', run.stdout)
     assert shown, run.stderr[-2000:]
     assert json.loads(html.unescape(shown.group(1))) == ["rgb(1, 2, 3)", ODD_REVERSE.mark, ODD_REVERSE.word]

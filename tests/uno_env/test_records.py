@@ -11,11 +11,10 @@ import io
 import json
 import random
 import re
-import shutil
 import subprocess
 
 import pytest
-from conftest import scripted_input
+from conftest import headless_dom, scripted_input
 from rich.console import Console
 
 from uno_env import PRESETS, Game, make_rules
@@ -457,17 +456,9 @@ def test_the_viewer_script_parses():
     assert run.returncode == 0, run.stderr
 
 
-BROWSER = next((shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome") if shutil.which(name)),
-               None)  # fmt: skip
-
-
 def test_the_page_runs_in_a_browser_and_opens_at_the_step_and_view_of_its_address(narwhal_record, tmp_path):
-    assert BROWSER, "headless Chromium is missing: run scripts/setup.sh (it installs the Debian package chromium)"
     path = Replay(narwhal_record).save_html(tmp_path / "game.html")
-    run = subprocess.run(
-        [BROWSER, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", f"{path.as_uri()}#step=5&view=1"],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    run = headless_dom(f"{path.as_uri()}#step=5&view=1")
     dom = DATA.sub("", run.stdout)
     last = len(replay_data(narwhal_record)["views"]["1"]["steps"]) - 1  # seat 1's own moments
     assert f"decision 5 / {last}" in dom, run.stderr[-2000:]
