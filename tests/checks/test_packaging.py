@@ -24,6 +24,23 @@ def wheel(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.fixture
+def site(wheel, tmp_path) -> Path:
+    """A folder with the wheel installed in it (`pip install --target`)."""
+    site = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    return site
+
+
+def python_in(site: Path, code: str, cwd: Path, timeout: int = 300) -> subprocess.CompletedProcess:
+    """`python -c code` run in `cwd` with the installed wheel (`site`) as its only path beside the standard library."""
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=timeout)  # fmt: skip
+
+
 def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     top = {name.split("/")[0] for name in names}
@@ -39,12 +56,7 @@ def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
         assert f"{script} = uno_env." in scripts
 
 
-def test_a_users_own_agents_and_train_modules_live_beside_ours(wheel, tmp_path):
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
+def test_a_users_own_agents_and_train_modules_live_beside_ours(site, tmp_path):
     project = tmp_path / "project"
     (project / "agents").mkdir(parents=True)
     (project / "agents" / "__init__.py").write_text("MINE = 'agents'\n")
@@ -58,26 +70,15 @@ def test_a_users_own_agents_and_train_modules_live_beside_ours(wheel, tmp_path):
         "assert make_agent('counter').act is not None\n"
         "print('ok')\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", check], cwd=project, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    result = python_in(site, check, project)
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr[-2000:]
-    elsewhere = subprocess.run(
-        [sys.executable, "-c", "import agents"], cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    elsewhere = python_in(site, "import agents", tmp_path, timeout=60)
     assert "No module named 'agents'" in elsewhere.stderr
 
 
-def test_old_paths_answer_in_an_installed_wheel(wheel, tmp_path):
+def test_old_paths_answer_in_an_installed_wheel(site, tmp_path):
     """The deprecated module paths (`uno_env.deprecated`) work from a wheel; the one whose new home is a file of the
     repository (not installed) is one line naming it."""
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
-        check=True, capture_output=True, timeout=300,
-    )  # fmt: skip
     check = (
         "import warnings\n"
         "warnings.simplefilter('ignore', DeprecationWarning)\n"
@@ -91,10 +92,7 @@ def test_old_paths_answer_in_an_installed_wheel(wheel, tmp_path):
         "except ModuleNotFoundError as error:\n"
         "    print(error)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", check], cwd=tmp_path, env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    result = python_in(site, check, tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip().startswith("uno_env.agents.search moved to benchmarks/search_gauge.py")
 
