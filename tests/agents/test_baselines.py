@@ -18,12 +18,11 @@ from uno_env import observation as O
 from uno_env.agents import CounterAgent, GreedyAgent, NaiveAgent, RandomAgent
 from uno_env.engine import wild_draw_four_legal
 from uno_env.game import GameBatch
-from uno_env.rules import make_rules
+from uno_env.rules import VARIANTS, make_rules
 from uno_env.testing import check_agent
 from uno_env.vector import UnoVectorEnv
 
 AGENTS = {"naive": NaiveAgent, "greedy": GreedyAgent, "counter": CounterAgent}
-PRESETS = uno_env.PRESETS
 NK = uno_env.NUM_KINDS
 NA = uno_env.NUM_ACTIONS
 
@@ -100,7 +99,7 @@ def test_conforms_in_every_preset_and_player_count(name):
     appears: legal (a), deterministic for a seed (b), independent of batch size (c) and blind (d) at every
     decision, each phase of each preset reached (the kit says if one is not)."""
     phases, decisions = set(), 0
-    for variant in PRESETS:
+    for variant in VARIANTS:
         for n in (2, 3, 4):
             report = check_agent(AGENTS[name], variant, n, uno_call="explicit", seed=n, games=6, decisions=100)
             assert report["redealt"] > report["decisions"] / 2  # most comparisons were in a world that differed
@@ -121,7 +120,7 @@ def test_legal_when_fed_observations_above_its_own_level(name):
     phases = set()
     decisions = 0
     rng = np.random.default_rng(0)
-    for i, variant in enumerate(PRESETS):
+    for i, variant in enumerate(VARIANTS):
         for n in (2, 3, 4):
             agent = AGENTS[name](seed=i * 10 + n)
             above = O.LEVELS[O.level_index(agent.observation) + 1 :]

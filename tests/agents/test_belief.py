@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from uno_env import PRESETS
+from uno_env import VARIANTS
 from uno_env import observation as O
 from uno_env.agents.belief import (
     BeliefModel,
@@ -28,7 +28,7 @@ def games_4p():
 
 
 def test_a_model_for_every_preset_with_2_and_4_players_is_shipped():
-    assert set(shipped_beliefs()) == {(variant, n) for variant in PRESETS for n in (2, 4)}
+    assert set(shipped_beliefs()) == {(variant, n) for variant in VARIANTS for n in (2, 4)}
 
 
 def test_predict_gives_expected_copies_per_relative_seat(games_4p):
