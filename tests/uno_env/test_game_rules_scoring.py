@@ -812,55 +812,42 @@ def test_malformed_card_codes(preset, code, allowed):
     assert "W+4" in msg and "+2" in msg
 
 
+def refused(g: Game, action: str, match: str | None = None, error: type[ValueError] = IllegalActionError) -> str:
+    """`g.step(action)` raises `error` (its message matching `match`) and changes nothing; returns the message."""
+    before = g.describe()
+    with pytest.raises(error, match=match) as err:
+        g.step(action)
+    assert g.describe() == before
+    return str(err.value)
+
+
 def test_malformed_card_code_in_play_action():
     g = deal("classic", [["R5"], ["B6"]], "R1")
-    before = g.describe()
-    with pytest.raises(ValueError, match="malformed card code 'R10'"):
-        g.step("play R10")
-    assert g.describe() == before
+    refused(g, "play R10", "malformed card code 'R10'", ValueError)
 
 
 def test_illegal_action_names_action_and_phase_and_changes_nothing():
     g = deal("classic", [["R5", "B6"], ["B7", "B8"]], "R1")
-    before = g.describe()
-    with pytest.raises(IllegalActionError) as err:
-        g.step("play B6")
-    msg = str(err.value)
+    msg = refused(g, "play B6")
     assert "'play B6'" in msg and "'play'" in msg
-    assert g.describe() == before
-    with pytest.raises(IllegalActionError) as err:
-        g.step("color blue")
-    assert "'color blue'" in str(err.value) and "phase 'play'" in str(err.value)
-    assert g.describe() == before
-    with pytest.raises(IllegalActionError, match="'uno'.*'play'"):
-        g.step("uno")
-    assert g.describe() == before
-    # a card not held
-    with pytest.raises(IllegalActionError, match="'play R9'"):
-        g.step("play R9")
-    assert g.describe() == before
+    msg = refused(g, "color blue")
+    assert "'color blue'" in msg and "phase 'play'" in msg
+    refused(g, "uno", "'uno'.*'play'")
+    refused(g, "play R9", "'play R9'")  # a card not held
 
 
 def test_illegal_action_in_uno_phase():
     g = deal("classic", [["R5", "R6"], ["B7", "B8"]], "R1", uno_call="explicit")
     act(g, "play R5")
-    before = g.describe()
-    with pytest.raises(IllegalActionError) as err:
-        g.step("play R6")
-    assert "'play R6'" in str(err.value) and "'uno'" in str(err.value)
-    assert g.describe() == before
-    with pytest.raises(IllegalActionError, match="'draw'.*'uno'"):
-        g.step("draw")
-    assert g.describe() == before
+    msg = refused(g, "play R6")
+    assert "'play R6'" in msg and "'uno'" in msg
+    refused(g, "draw", "'draw'.*'uno'")
 
 
 def test_illegal_action_after_the_round_is_over():
     g = deal("classic", [["R5"], ["B7"]], "R1")
     act(g, "play R5")
-    before = g.describe()
-    with pytest.raises(IllegalActionError, match="'draw'.*'over'"):
-        g.step("draw")
-    assert g.describe() == before
+    refused(g, "draw", "'draw'.*'over'")
 
 
 def assert_same_state(a: np.ndarray, b: np.ndarray) -> None:
