@@ -342,14 +342,14 @@ def test_wild_emoji_needs_a_number_card():
     assert_turn(env, "player_0", "play", ["draw"])
 
 
+def emoji_faces_always_fail(first_hand: list[str]):
+    """Two players, `first_hand` against B1 B2 B3 on R3; every emoji face fails, and the deck is G1 to G4."""
+    return deal_env("emoji", [first_hand, ["B1", "B2", "B3"]], "R3", deck=["G1", "G2", "G3", "G4"],
+                    emoji_face_fail_rate=1.0)  # fmt: skip
+
+
 def test_emoji_face_failed_draws_four_when_the_following_turn_starts():
-    env = deal_env(
-        "emoji",
-        [["WE", "B5", "B6", "B7"], ["B1", "B2", "B3"]],
-        "R3",
-        deck=["G1", "G2", "G3", "G4"],
-        emoji_face_fail_rate=1.0,
-    )
+    env = emoji_faces_always_fail(["WE", "B5", "B6", "B7"])
     act(env, "play WE", "play B5")
     assert_turn(env, "player_1", "play")
     assert hands(env)[1] == Counter(["B1", "B2", "B3"])
@@ -359,13 +359,7 @@ def test_emoji_face_failed_draws_four_when_the_following_turn_starts():
 
 
 def test_emoji_face_is_checked_even_when_the_following_turn_is_skipped():
-    env = deal_env(
-        "emoji",
-        [["WE", "B5", "BS", "B7"], ["B1", "B2", "B3"]],
-        "R3",
-        deck=["G1", "G2", "G3", "G4"],
-        emoji_face_fail_rate=1.0,
-    )
+    env = emoji_faces_always_fail(["WE", "B5", "BS", "B7"])
     act(env, "play WE", "play B5", "play B1", "play BS")
     assert_turn(env, "player_0", "play", ["play B7", "draw"])
     assert hands(env)[1] == Counter(["B2", "B3", "G1", "G2", "G3", "G4"])
