@@ -430,23 +430,21 @@ def test_wild_draw_four_challenged_and_guilty():
     assert shown == Counter(["R1", "B2"])
 
 
-def test_wild_draw_four_challenged_and_innocent():
-    # A matching number (B5 on R5) is not the active colour: the play was legal.
-    env = deal_env("classic", [["W+4", "B5", "G2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
-    act(env, "play W+4", "color yellow", "challenge")
+@pytest.mark.parametrize(
+    ("hand", "answer", "drawn"),
+    [
+        # A matching number (B5 on R5) is not the active colour: the play was legal, the challenger draws six.
+        pytest.param(["B5", "G2"], "challenge", ["Y5", "Y6", "Y7", "Y8", "G5", "G6"], id="challenged_and_innocent"),
+        pytest.param(["R1", "B2"], "accept", ["Y5", "Y6", "Y7", "Y8"], id="accepted"),
+    ],
+)
+def test_wild_draw_four_accepted_or_challenged_in_vain_the_next_player_draws_and_is_skipped(hand, answer, drawn):
+    env = deal_env("classic", [["W+4", *hand], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
+    act(env, "play W+4", "color yellow", answer)
     assert_turn(env, "player_2", "play", ["play Y1", "draw"])
     d = env.unwrapped.describe()
-    assert Counter(d["hands"][0]) == Counter(["B5", "G2"])
-    assert Counter(d["hands"][1]) == Counter(["G1", "B8", "Y5", "Y6", "Y7", "Y8", "G5", "G6"])
-
-
-def test_wild_draw_four_accepted():
-    env = deal_env("classic", [["W+4", "R1", "B2"], ["G1", "B8"], ["Y1"]], "R5", deck=W4_DECK)
-    act(env, "play W+4", "color yellow", "accept")
-    assert_turn(env, "player_2", "play", ["play Y1", "draw"])
-    d = env.unwrapped.describe()
-    assert Counter(d["hands"][0]) == Counter(["R1", "B2"])
-    assert Counter(d["hands"][1]) == Counter(["G1", "B8", "Y5", "Y6", "Y7", "Y8"])
+    assert Counter(d["hands"][0]) == Counter(hand)
+    assert Counter(d["hands"][1]) == Counter(["G1", "B8", *drawn])
 
 
 @pytest.mark.parametrize("variant, card", [("unocorns", "WN"), ("monster_high", "WU"), ("swap", "WS")])

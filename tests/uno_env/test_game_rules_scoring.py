@@ -639,12 +639,19 @@ def test_match_target_score_option_default_and_validation():
 # -------------------------------------------------------------------------------- mixed rule sets
 
 
-def test_mixed_classic_with_narwhal():
-    rules = make_rules("classic", card_counts={"WN": 4})
-    expected = expected_counts("classic")
-    expected["WN"] = 4
+def mixed(preset: str, card: str, count: int, deck_size: int):
+    """`preset`'s rules with `count` of another preset's `card`, checked: its deck holds them beside its own cards,
+    `deck_size` in all."""
+    rules = make_rules(preset, card_counts={card: count})
+    expected = expected_counts(preset)
+    expected[card] = count
     assert rules.card_counts_by_code() == expected
-    assert rules.deck_size == 112
+    assert rules.deck_size == deck_size
+    return rules
+
+
+def test_mixed_classic_with_narwhal():
+    rules = mixed("classic", "WN", 4, 112)
     assert rules.colors == RED
     g = deal("classic", [["WN", "R6", "R7"], ["B7", "B8"]], "R1", deck=["G2", "G3"], card_counts={"WN": 4})
     assert total_cards(g) == 112
@@ -655,11 +662,7 @@ def test_mixed_classic_with_narwhal():
 
 
 def test_mixed_monster_high_with_swap():
-    rules = make_rules("monster_high", card_counts={"WS": 2})
-    expected = expected_counts("monster_high")
-    expected["WS"] = 2
-    assert rules.card_counts_by_code() == expected
-    assert rules.deck_size == 114
+    rules = mixed("monster_high", "WS", 2, 114)
     assert rules.card_points_by_code()["WS"] == 50
     g = deal("monster_high", [["WS", "P6"], ["B7", "B8", "G1"]], top="P1", card_counts={"WS": 2})
     assert total_cards(g) == 114
