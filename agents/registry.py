@@ -125,18 +125,10 @@ SHIPPED: dict[str, ShippedFile] = _shipped(
 )  # fmt: skip
 
 #: (variant, players) -> the shipped file `best:VARIANT` seats: the strongest fast agent (a network, no search) for
-#: that game. Today each is the variant's PPO policy (what `ppo:VARIANT` seats).
+#: that game. Today it is each game's PPO policy (what `ppo:VARIANT` seats); a stronger network shipped later takes
+#: its game's entry here.
 BEST: dict[tuple[str, int], str] = {
-    ("classic", 2): "policies/classic-2p.pt",
-    ("classic", 4): "policies/classic-4p.pt",
-    ("emoji", 2): "policies/emoji-2p.pt",
-    ("emoji", 4): "policies/emoji-4p.pt",
-    ("monster_high", 2): "policies/monster_high-2p.pt",
-    ("monster_high", 4): "policies/monster_high-4p.pt",
-    ("swap", 2): "policies/swap-2p.pt",
-    ("swap", 4): "policies/swap-4p.pt",
-    ("unocorns", 2): "policies/unocorns-2p.pt",
-    ("unocorns", 4): "policies/unocorns-4p.pt",
+    (f.variant, f.players): name for name, f in SHIPPED.items() if f.kind == "policy"
 }
 
 

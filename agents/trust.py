@@ -13,6 +13,7 @@ beside it, an RLlib checkpoint in its uno_env.json); `check_metadata` reads all 
 
 from __future__ import annotations
 
+import argparse
 import json
 import pickle
 import zipfile
@@ -43,6 +44,11 @@ TRUST_HELP = (
     "module:Class agents, whose module's code runs when it is imported: only for files and code you made or trust "
     "(ppo: policy files are plain data and never need it)"
 )
+
+def add_trust(parser: argparse.ArgumentParser) -> argparse.Action:
+    """The commands' `--trust` flag (`TRUST_HELP`)."""
+    return parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+
 
 #: what loading an agent's file or a checkpoint can raise on bad input (a missing, unreadable, corrupt or refused
 #: file, a bad setting, an agent whose extra is not installed): what the commands turn into their one-line error

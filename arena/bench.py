@@ -40,7 +40,7 @@ from pathlib import Path
 
 from uno_env import cli
 from uno_env.agents.registry import parse_agent
-from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
+from uno_env.agents.trust import USER_ERRORS, add_trust
 from uno_env.records import write_atomic
 
 from .bench_board import Leaderboard, leaderboard, markdown_text, write_leaderboard
@@ -136,7 +136,7 @@ def build_parser() -> cli.ArgumentParser:
     run.add_argument("--draw-luck", action="store_true",
                      help="also report each cell's win rate adjusted by the draw-luck control variate (replays every "
                           "game: slower; see docs/benchmark.md)")  # fmt: skip
-    run.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    add_trust(run)
     run.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                      help="a progress bar (default: %(default)s)")  # fmt: skip
     board = commands.add_parser("leaderboard", help="the leaderboard of results files (markdown and HTML)")
@@ -161,7 +161,7 @@ def build_parser() -> cli.ArgumentParser:
                       help=f"deals per look, 2 to {MAX_DEALS:,} (default: the suite's)")
     comp.add_argument("--max-deals", type=cli.int_in_range(2, MAX_COMPARE_DEALS), metavar="DEALS",
                       help=f"stop undecided after this many deals, 2 to {MAX_COMPARE_DEALS:,} (default: the suite's)")
-    comp.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    add_trust(comp)
     comp.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
     commands.add_parser("suites", help="list the suites shipped with uno-env")
     parser.epilog = "commands:\n" + "\n".join(

@@ -44,7 +44,7 @@ import numpy as np
 from uno_env import VARIANTS, GameBatch, RuleSet, cli, make_rules
 from uno_env import observation as O
 from uno_env.agents.registry import AGENT_HELP, agent_names, can_play, make_agent, parse_agent
-from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
+from uno_env.agents.trust import USER_ERRORS, add_trust
 from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS
 from uno_env.records import RecordError, make_record, save_record
@@ -644,7 +644,7 @@ def build_parser() -> cli.ArgumentParser:
         help="show the agent AGENT (one of --agents) as ALIAS in the table, the JSON and CSV and the plot, e.g. "
         "trained=ppo:runs/a/policy.pt; repeat it for more agents; labels are unique (default: the agents' names)",
     )  # fmt: skip
-    parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    add_trust(parser)
     parser.add_argument(
         "--save-games", type=Path, metavar="DIR",
         help="write sample games of each lineup to this folder as game records (JSON; uno_env.records), to replay "

@@ -39,7 +39,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import faces as F
 from uno_env.agents.registry import AGENT_HELP, parse_agent
-from uno_env.agents.trust import TRUST_HELP, USER_ERRORS
+from uno_env.agents.trust import USER_ERRORS, add_trust
 from uno_env.records import save_record
 
 from .session import PHASE_PROMPTS, Alarm, Card, Colour, ScoreTable, Strong, TableSession
@@ -298,7 +298,7 @@ def build_parser() -> cli.ArgumentParser:
     cli.add_seed(parser, None, help="the deal's seed; none: a random one, printed")
     cli.add_episode(parser)
     cli.add_option(parser)
-    parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    add_trust(parser)
     parser.add_argument(
         "--save", type=Path, metavar="PATH",
         help="write the game to this file as a game record (JSON) when it ends or you quit, to replay or view it "

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from uno_env import VARIANTS
-from uno_env.agents import registry
+from uno_env.agents import NaiveAgent, registry
 from uno_env.agents.policy import PolicyAgent, shipped_policies
 from uno_env.agents.registry import (
     BEST,
@@ -27,20 +27,8 @@ from uno_env.arena import bench
 from uno_env.arena import tournament as arena
 from uno_env.play import terminal, web
 
-
-class FirstLegal:
-    """A user's agent class (module:Class): the lowest legal action."""
-
-    observation = "minimal"
-
-    def __init__(self, seed=None):
-        self.seed = seed
-
-    def act(self, observations, action_masks):
-        return action_masks.argmax(axis=1)
-
-
-USER_CLASS = f"{__name__}:FirstLegal"
+#: a class named as a user names their own (module:Class): imported only under --trust
+USER_CLASS = "uno_env.agents.naive:NaiveAgent"
 #: names every command seats (the user's class with --trust), without a file of one's own
 SEATED = ["counter", "ppo:classic", "best:classic", "ismcts:2", "ismcts:2:random:wide", "seer:3:ucb", "ismcts-belief:2",
           USER_CLASS]  # fmt: skip
@@ -116,7 +104,7 @@ def test_a_users_class_needs_trust_in_every_command(command, tmp_path, capsys):
 def test_uno_arena_seats_a_users_class_under_trust(tmp_path, capsys):
     arena.main(["--agents", USER_CLASS, "counter", "--games", "4", "--no-progress", "--trust", "--out", str(tmp_path)])
     assert USER_CLASS in capsys.readouterr().out
-    assert isinstance(make_agent(USER_CLASS, seed=3, trust=True), FirstLegal)
+    assert isinstance(make_agent(USER_CLASS, seed=3, trust=True), NaiveAgent)
 
 
 def test_the_catalogue_says_what_a_name_loads():
