@@ -282,6 +282,23 @@ def clone(obj, how: str):
     return copy.deepcopy(obj)
 
 
+def twin_goes_alike(machine, original, how: str, data, wander, step_alike, decisions: int):
+    """The check of every machine's `clone_continues_exactly`: a clone (made `how`) of the `original` that `machine`
+    plays is equal to it; stepping another clone (`wander(clone, rng)`) leaves the original as it was; then, up to
+    `decisions` times, `step_alike(twin, rng)` steps the original and the first clone alike, and they stay equal.
+    Returns the twin."""
+    twin = clone(original, how)
+    assert machine.snapshot(twin) == machine.snapshot(), f"a {how} differs from the original"
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="rng"))
+    before = machine.snapshot()
+    wander(clone(original, how), rng)
+    assert machine.snapshot() == before, f"stepping a {how} changed the original"
+    for _ in range(data.draw(st.integers(1, decisions), label="decisions")):
+        step_alike(twin, rng)
+        assert machine.snapshot(twin) == machine.snapshot(), f"a {how} went another way than the original"
+    return twin
+
+
 def pick(rng, legal, who: str) -> int:
     """A random legal action; `who` must have one."""
     assert len(legal), f"{who} has no legal action"
@@ -361,19 +378,13 @@ class GameMachine(RuleBasedStateMachine):
 
     @rule(how=st.sampled_from(CLONES), data=st.data())
     def clone_continues_exactly(self, how, data):
-        twin = clone(self.game, how)
-        assert self.snapshot(twin) == self.snapshot(), f"a {how} differs from the original"
-        # stepping a clone leaves the original as it was
-        before = self.snapshot()
-        other = clone(self.game, how)
-        rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="rng"))
-        for _ in range(20):
-            if other.done:
-                break
-            other.step(pick(rng, other.legal_action_ids(), f"a live {how}"))
-        assert self.snapshot() == before, f"stepping a {how} changed the original"
-        # the clone and the original continue alike, decision by decision
-        for _ in range(data.draw(st.integers(1, 40), label="decisions")):
+        def wander(other, rng):
+            for _ in range(20):
+                if other.done:
+                    break
+                other.step(pick(rng, other.legal_action_ids(), f"a live {how}"))
+
+        def step_alike(twin, rng):
             if self.game.done:
                 seed = data.draw(VALID_SEEDS, label="seed")
                 self.game.reset(seed)
@@ -382,8 +393,9 @@ class GameMachine(RuleBasedStateMachine):
                 action = pick(rng, self.legal(), "a live game")
                 self.game.step(action)
                 twin.step(action)
-            assert self.snapshot(twin) == self.snapshot(), f"a {how} went another way than the original"
             assert twin.legal_actions() == self.game.legal_actions()
+
+        twin_goes_alike(self, self.game, how, data, wander, step_alike, 40)
 
     # -------------------------------------------------------------- invalid calls
     @rule(data=st.data())
@@ -548,16 +560,12 @@ class GameBatchMachine(RuleBasedStateMachine):
 
     @rule(how=st.sampled_from(CLONES), data=st.data())
     def clone_continues_exactly(self, how, data):
-        twin = clone(self.batch, how)
-        assert self.snapshot(twin) == self.snapshot(), f"a {how} differs from the original"
-        rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="rng"))
-        before = self.snapshot()
-        other = clone(self.batch, how)
-        for _ in range(15):
-            other.step(self.random_actions(rng, other))
-        other.play_random(10, 1, validate=True)
-        assert self.snapshot() == before, f"stepping a {how} changed the original"
-        for _ in range(data.draw(st.integers(1, 30), label="decisions")):
+        def wander(other, rng):
+            for _ in range(15):
+                other.step(self.random_actions(rng, other))
+            other.play_random(10, 1, validate=True)
+
+        def step_alike(twin, rng):
             actions = self.random_actions(rng)
             if (actions == NO_ACTION).all():
                 self.batch.play_random(1, 7)  # every game is over: play_random starts their next episodes
@@ -565,7 +573,8 @@ class GameBatchMachine(RuleBasedStateMachine):
             else:
                 self.batch.step(actions)
                 twin.step(actions)
-            assert self.snapshot(twin) == self.snapshot(), f"a {how} went another way than the original"
+
+        twin = twin_goes_alike(self, self.batch, how, data, wander, step_alike, 30)
         self.batch.play_random(25, 3, validate=True)
         twin.play_random(25, 3, validate=True)
         assert self.snapshot(twin) == self.snapshot(), f"a {how} went another way than the original in play_random"
@@ -772,21 +781,18 @@ class AECMachine(RuleBasedStateMachine):
 
     @rule(how=st.sampled_from(["pickle", "deepcopy"]), data=st.data())
     def clone_continues_exactly(self, how, data):
-        twin = clone(self.env, how)
-        assert self.snapshot(twin) == self.snapshot(), f"a {how} differs from the original"
-        rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="rng"))
-        before = self.snapshot()
-        other = clone(self.env, how)
-        for _ in range(15):
-            self.advance(other, rng)
-        assert self.snapshot() == before, f"stepping a {how} changed the original"
-        for _ in range(data.draw(st.integers(1, 40), label="decisions")):
+        def wander(other, rng):
+            for _ in range(15):
+                self.advance(other, rng)
+
+        def step_alike(twin, rng):
             state = rng.bit_generator.state
             self.advance(self.env, rng)
             rng.bit_generator.state = state
             self.advance(twin, rng)
-            assert self.snapshot(twin) == self.snapshot(), f"a {how} went another way than the original"
             assert repr(self.last_signature(twin)) == repr(self.last_signature(self.env))
+
+        twin = twin_goes_alike(self, self.env, how, data, wander, step_alike, 40)
         if self.env.agents:  # a seedless reset goes on from the last seed alike
             self.env.reset()
             twin.reset()
@@ -914,21 +920,18 @@ class VectorMachine(RuleBasedStateMachine):
 
     @rule(how=st.sampled_from(["pickle", "deepcopy"]), data=st.data())
     def clone_continues_exactly(self, how, data):
-        twin = clone(self.venv, how)
-        assert self.snapshot(twin) == self.snapshot(), f"a {how} differs from the original"
-        rng = np.random.default_rng(data.draw(st.integers(0, 2**32), label="rng"))
-        before = self.snapshot()
-        other = clone(self.venv, how)
-        for _ in range(10):
-            other.step(self.random_actions(rng, other))
-        assert self.snapshot() == before, f"stepping a {how} changed the original"
-        for _ in range(data.draw(st.integers(1, 25), label="decisions")):
+        def wander(other, rng):
+            for _ in range(10):
+                other.step(self.random_actions(rng, other))
+
+        def step_alike(twin, rng):
             actions = self.random_actions(rng)
             ours = self.venv.step(actions)
             theirs = twin.step(actions)
-            assert self.snapshot(twin) == self.snapshot(), f"a {how} went another way than the original"
             for a, b in zip(ours[:5], theirs[:5], strict=True):
                 assert np.array_equal(a, b)
+
+        twin_goes_alike(self, self.venv, how, data, wander, step_alike, 25)
 
     # -------------------------------------------------------------- invalid calls
     @rule(data=st.data())
