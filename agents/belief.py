@@ -42,6 +42,7 @@ from uno_env import observation as O
 from uno_env.observation import CountingParts, counting_belief
 
 from .policy import input_scale, is_weights, load_plain_data
+from .shipped import shipped_files
 from .trust import check_metadata
 
 __all__ = ["BeliefModel", "BeliefNetwork", "CountingParts", "counting_belief", "load_belief", "score_beliefs"]
@@ -177,9 +178,7 @@ def belief_from_file_dict(data: dict[str, Any], source: str) -> BeliefModel:
 
 def shipped_beliefs() -> dict[tuple[str, int], Path]:
     """(variant, players) -> the belief model shipped for that game (the catalogue's list,
-    `uno_env.agents.registry.SHIPPED`)."""
-    from .registry import shipped_files
-
+    `uno_env.agents.shipped.SHIPPED`)."""
     return {game: f.path for game, f in shipped_files("belief").items()}
 
 

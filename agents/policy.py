@@ -46,6 +46,7 @@ from uno_env import observation as O
 
 from .base import bind
 from .baselines import BASELINES
+from .shipped import check_shipped, missing_players, shipped_files, shipped_for
 from .trust import check_metadata
 
 POLICY_FORMAT = "uno-env-policy-1"
@@ -213,9 +214,7 @@ def load_policy_file(path: str | Path) -> dict[str, Any]:
 
 def shipped_policies() -> dict[tuple[str, int], Path]:
     """(variant, players) -> the PPO policy file shipped for that game (the catalogue's list,
-    `uno_env.agents.registry.SHIPPED`)."""
-    from .registry import shipped_files
-
+    `uno_env.agents.shipped.SHIPPED`)."""
     return {game: f.path for game, f in shipped_files("policy").items()}
 
 
@@ -302,21 +301,17 @@ class PolicyAgent:
 
 class ShippedPolicy:
     """A shipped policy whose player count is not known yet (`ppo:VARIANT`, or `best:VARIANT` with `kind="best"`):
-    `bind` seats the file the catalogue (`uno_env.agents.registry`) ships for the game's players."""
+    `bind` seats the file shipped for the game's players (`uno_env.agents.shipped`, the catalogue's list)."""
 
     def __init__(self, variant: str, *, kind: str = "ppo", **options: Any):
-        from .registry import parse_agent, shipped_for
-
+        check_shipped(kind, variant)  # a ValueError names the variants shipped
         self.name = f"{kind}:{variant}"
-        parse_agent(self.name)  # a ValueError names the variants shipped
         self.kind, self.variant, self.options, self.agent = kind, variant, options, None
         self.files = shipped_for(kind, variant)
         self.observation = next(iter(self.files.values())).observation  # the catalogue's: no file loaded yet
 
     def for_players(self, players: int) -> PolicyAgent:
         """The policy for a game of `players`; a ValueError says for which player counts there is one."""
-        from .registry import missing_players
-
         why = missing_players(self.kind, self.variant, players)
         if why is not None:
             raise ValueError(why)

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from uno_env import VARIANTS
-from uno_env.agents import NaiveAgent, registry
+from uno_env.agents import NaiveAgent, registry, shipped
 from uno_env.agents.policy import PolicyAgent, shipped_policies
 from uno_env.agents.registry import (
     BEST,
@@ -164,14 +164,14 @@ def test_best_seats_the_file_its_table_names_for_the_games_players():
 def test_every_shipped_file_is_listed_with_its_digest_and_level():
     import torch
 
-    on_disk = {f"{folder}/{path.name}" for folder in registry.FOLDERS.values()
-               for path in (registry.AGENTS_DIR / folder).glob("*.pt")}  # fmt: skip
-    assert on_disk == set(SHIPPED), "a shipped file is a row of uno_env.agents.registry.SHIPPED"
-    for name, shipped in SHIPPED.items():
-        assert hashlib.sha256(shipped.path.read_bytes()).hexdigest() == shipped.sha256, name
-        data = torch.load(shipped.path, weights_only=True)
-        assert (data["variant"], data["num_players"], data["observation"]) == (
-            shipped.variant, shipped.players, shipped.observation), name
+    on_disk = {f"{folder}/{path.name}" for folder in shipped.FOLDERS.values()
+               for path in (shipped.AGENTS_DIR / folder).glob("*.pt")}  # fmt: skip
+    assert on_disk == set(SHIPPED), "a shipped file is a row of uno_env.agents.shipped.SHIPPED"
+    for name, file in SHIPPED.items():
+        assert hashlib.sha256(file.path.read_bytes()).hexdigest() == file.sha256, name
+        data = torch.load(file.path, weights_only=True)
+        assert (data["variant"], data["num_players"], data["observation"]) == (file.variant, file.players,
+                                                                               file.observation), name
     assert set(shipped_files("policy")) == set(shipped_files("belief")) == {(v, n) for v in VARIANTS for n in (2, 4)}
 
 
