@@ -22,6 +22,7 @@ import numpy as np
 
 from uno_env import GameBatch, make_rules
 from uno_env.agents.registry import MAX_NAME, shipped_files
+from uno_env.extras import require_extra
 from uno_env.validate import EPISODES, SEED_LIMIT
 
 from .bench_stats import MAX_COMPARE_DEALS, MAX_DEALS, SequentialTest
@@ -446,11 +447,13 @@ def check_policies(suite: Suite, tables: Sequence[str] | None = None) -> None:
 
 
 def check_policy_layout(suite: Suite, table: Table) -> None:
-    """Refuse (SuiteError, one line) a pinned policy trained on another observation layout than this version's."""
+    """Refuse (SuiteError, one line) a pinned policy trained on another observation layout than this version's; a
+    plain install, which cannot read a policy, is told in one line to install the extra that can."""
+    path = shipped_files("policy")[(table.variant, table.players)].path
+    require_extra(f"{suite.name}'s policy at {table.id}", "torch")
     from uno_env.agents.policy import POLICY_FILE, load_plain_data
     from uno_env.observation import check_layout
 
-    path = shipped_files("policy")[(table.variant, table.players)].path
     try:
         check_layout(f"{suite.name}'s policy at {table.id} ({path.name})", load_plain_data(path, POLICY_FILE))
     except ValueError as error:
