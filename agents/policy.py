@@ -261,9 +261,9 @@ class PolicyAgent:
                 raise ValueError(f"a policy's adviser (hint) is one of the baselines {', '.join(BASELINES)}, "
                                  f"got {self.network.hint!r}")  # fmt: skip
             self.adviser = BASELINES[self.network.hint](seed=0 if seed is None else seed)  # reproducible ties
-            if self.adviser.observation != self.observation:
+            if O.LEVELS.index(self.adviser.observation) > O.LEVELS.index(self.observation):  # levels nest
                 raise ValueError(f"the adviser {self.network.hint!r} reads {self.adviser.observation!r} observations, "
-                                 f"the network {self.observation!r}")  # fmt: skip
+                                 f"more than the network's {self.observation!r}")  # fmt: skip
 
     @classmethod
     def shipped(cls, variant: str, num_players: int | None = None, **options: Any) -> PolicyAgent | ShippedPolicy:

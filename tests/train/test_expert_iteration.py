@@ -92,7 +92,7 @@ def test_advantage_targets_peak_where_the_search_found_most():
     assert hard[0, 7] == 1 and hard[1, 3] == 1 and hard.sum() == 2
 
 
-@pytest.mark.parametrize("level, hint", [("seer", ""), ("knowledge", "counter")])
+@pytest.mark.parametrize("level, hint", [("seer", ""), ("knowledge", "counter"), ("seer", "counter")])
 def test_a_fitted_network_is_a_policy_file_the_registry_seats(labels, tmp_path, level, hint):
     path = L.save_labels(tmp_path / "labels.npz", labels, {**vars_of(CHUNK), "seed": 3})
     X.main(["--labels", str(path), "--observation", level, "--hidden", "32", "--epochs", "2", "--batch-size", "16",
