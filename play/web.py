@@ -683,48 +683,74 @@ def page_token(app: Any) -> str:
 def create_app(settings: argparse.Namespace | None = None) -> Any:
     """The Flask app of one table with `settings` (`parse_args`; default: `uno-web`'s defaults, seed 0). Its page
     carries a token drawn from `secrets` when the app is made (`page_token`): a POST without it is refused."""
-    from flask import Flask, Response, jsonify, request
-    from werkzeug.exceptions import HTTPException, InternalServerError
+    from flask import Flask
 
     settings = settings or parse_args(["--seed", "0"])
     table = WebTable(settings)
     token = secrets.token_urlsafe(32)
-    page = (STATIC / "play.html").read_text(encoding="utf-8")
-    for slot in (TOKEN_SLOT, TABLE_SCRIPT):
-        if page.count(slot) != 1:
-            raise RuntimeError(f"play/static/play.html must hold {slot} once")
-    page = page.replace(TOKEN_SLOT, f'<meta name="uno-token" content="{token}">')
-    page = page.replace(TABLE_SCRIPT, f"{faces_element()}\n{TABLE_SCRIPT}")
+    page = play_page(token)
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD + MAX_FORM_OVERHEAD  # the largest body; /api/*: MAX_API_BODY
     app.config["MAX_FORM_PARTS"] = 8  # the upload form has two (MAX_FORM_MEMORY_SIZE: Flask's 500 kB)
     app.extensions["uno_table"] = table
     app.extensions["uno_token"] = token
+    add_gate(app)
+    add_error_answers(app)
+    add_page_routes(app, page)
+    add_api_routes(app, table)
+    add_replay_routes(app)
+    return app
 
-    def same_token(sent: str | None) -> bool:
-        return isinstance(sent, str) and hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode())
 
-    def error_answer(message: str, status: int):
-        """An error as JSON {"error": one line}; on /replay, the upload form saying it."""
-        message = " ".join(message.split()) or "refused"
-        if request.path == "/replay":
-            return Response(upload_page(token, message), status=status, mimetype="text/html")
-        return jsonify({"error": message}), status
+def play_page(token: str) -> str:
+    """play/static/play.html with `token` in its slot and the card faces before the table's script."""
+    page = (STATIC / "play.html").read_text(encoding="utf-8")
+    for slot in (TOKEN_SLOT, TABLE_SCRIPT):
+        if page.count(slot) != 1:
+            raise RuntimeError(f"play/static/play.html must hold {slot} once")
+    page = page.replace(TOKEN_SLOT, f'<meta name="uno-token" content="{token}">')
+    return page.replace(TABLE_SCRIPT, f"{faces_element()}\n{TABLE_SCRIPT}")
 
-    def json_body() -> Any:
-        """The request's JSON body (None when there is none): at most MAX_API_BODY bytes (else a 413), sent as
-        application/json, parsed by `json` (never evaluated); anything else is refused with a 400."""
-        data = request.get_data(cache=False)
-        if not data:
-            return None
-        if request.mimetype != "application/json":
-            raise Refused("send JSON, with Content-Type: application/json")
-        try:
-            return json.loads(data)
-        except RecursionError:
-            raise Refused("the JSON is nested too deep") from None
-        except ValueError as error:  # bad JSON, not UTF-8, an int of over 4,300 digits
-            raise Refused(f"not JSON: {str(error)[:200]}") from None
+
+def same_token(sent: str | None) -> bool:
+    """Whether `sent` is the token of the app serving the request (compared in constant time)."""
+    from flask import current_app
+
+    token = page_token(current_app)
+    return isinstance(sent, str) and hmac.compare_digest(sent.encode("utf-8", "replace"), token.encode())
+
+
+def error_answer(message: str, status: int) -> Any:
+    """An error as JSON {"error": one line}; on /replay, the upload form saying it."""
+    from flask import Response, current_app, jsonify, request
+
+    message = " ".join(message.split()) or "refused"
+    if request.path == "/replay":
+        return Response(upload_page(page_token(current_app), message), status=status, mimetype="text/html")
+    return jsonify({"error": message}), status
+
+
+def json_body() -> Any:
+    """The request's JSON body (None when there is none): at most MAX_API_BODY bytes (else a 413), sent as
+    application/json, parsed by `json` (never evaluated); anything else is refused with a 400."""
+    from flask import request
+
+    data = request.get_data(cache=False)
+    if not data:
+        return None
+    if request.mimetype != "application/json":
+        raise Refused("send JSON, with Content-Type: application/json")
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise Refused("the JSON is nested too deep") from None
+    except ValueError as error:  # bad JSON, not UTF-8, an int of over 4,300 digits
+        raise Refused(f"not JSON: {str(error)[:200]}") from None
+
+
+def add_gate(app: Any) -> None:
+    """Every request's checks (the Host, the body's cap; a POST's Origin and token) and every answer's headers."""
+    from flask import request
 
     @app.before_request
     def guard():
@@ -752,6 +778,13 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
         response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
         return response
+
+
+def add_error_answers(app: Any) -> None:
+    """Errors on /api/* as JSON in one line, on /replay as the upload form saying it: a `Refused` with its status,
+    Flask's own 404, 405 and 413, and a bug's 500."""
+    from flask import request
+    from werkzeug.exceptions import HTTPException, InternalServerError
 
     @app.errorhandler(Refused)
     def refused(error: Refused):
@@ -781,6 +814,11 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
         cause = error.original_exception
         return error_answer(f"the server failed ({type(cause).__name__ if cause else 'internal error'})", 500)
 
+
+def add_page_routes(app: Any, page: str) -> None:
+    """The page (`page`, with its token), its icon and the shared card drawing (play/static is Flask's)."""
+    from flask import Response
+
     @app.get("/")
     def index():
         return Response(page, mimetype="text/html")
@@ -795,6 +833,12 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
             return error_answer(f"no such file; this route serves {', '.join(UNO_STATIC_FILES)}", 404)
         text = (resources.files("uno_env") / "static" / name).read_text(encoding="utf-8")
         return Response(text, mimetype=UNO_STATIC_FILES[name])
+
+
+def add_api_routes(app: Any, table: WebTable) -> None:
+    """The table's routes (`API_ROUTES`): its state, the person's action, resuming a waiting agent, a new game,
+    the finished game's record."""
+    from flask import Response, jsonify
 
     @app.get("/api/state")
     def state():
@@ -837,9 +881,15 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
         return Response(dumps_record(data), mimetype="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
 
+
+def add_replay_routes(app: Any) -> None:
+    """The upload form (`GET /replay`) and an uploaded record's replay page (`POST /replay`, with the form's
+    token, at most `MAX_UPLOAD` bytes, under `REPLAY_POLICY`)."""
+    from flask import Response, request
+
     @app.get("/replay")
     def replay_form():
-        return Response(upload_page(token), mimetype="text/html")
+        return Response(upload_page(page_token(app)), mimetype="text/html")
 
     @app.post("/replay")
     def replay_upload():
@@ -855,8 +905,6 @@ def create_app(settings: argparse.Namespace | None = None) -> Any:
         response = Response(replay_page(data), mimetype="text/html")
         response.headers["Content-Security-Policy"] = REPLAY_POLICY
         return response
-
-    return app
 
 
 def replay_page(data: bytes) -> str:
