@@ -91,8 +91,8 @@ MAX_SINCE = 200  # the entries of "since your turn"
 RESUME_CHOICES = ("retry", "fallback")
 MAX_STALL_REASON = 300  # the characters of a model's error said at the table
 #: the page's difficulty levels: the agent each seats at every opponent seat ("{variant}": the game's variant),
-#: each the next one's opponent in docs/web.md's win rates
-DIFFICULTIES = {"easy": "naive", "medium": "counter", "hard": "ppo:{variant}"}
+#: each the next one's opponent in docs/web.md's win rates; hard is the catalogue's strongest fast agent (`BEST`)
+DIFFICULTIES = {"easy": "naive", "medium": "counter", "hard": "best:{variant}"}
 #: the largest budget the page may give a search agent (the page waits while the server plays the agents' turns)
 PAGE_MAX_ITERATIONS = 1000
 PAGE_MAX_MILLISECONDS = 1000
@@ -263,7 +263,7 @@ def check_page_agent(name: str, allowed: tuple[str, ...] = ()) -> None:
 
 def difficulty_agent(level: str, variant: str, players: int) -> str:
     """The agent that difficulty `level` seats in a game of `variant` with `players`; a `SettingsError` when it
-    cannot play that game (the hard level needs a policy shipped for the variant and player count)."""
+    cannot play that game (the hard level needs an agent shipped for the variant and player count)."""
     if level not in DIFFICULTIES:
         raise SettingsError(f"difficulty must be {', '.join(DIFFICULTIES)}, got {short(level)}")
     agent = DIFFICULTIES[level].format(variant=variant)

@@ -145,7 +145,7 @@ def test_what_you_know_of_your_forehead_card_comes_from_your_observation():
 def test_the_page_seats_what_uno_arena_knows_but_no_file_and_no_unbounded_search():
     app = make_app()
     client = page_client(app)
-    for name in ("ppo:classic", "ismcts:20", "seer:5ms", "counter"):
+    for name in ("ppo:classic", "best:classic", "ismcts:20", "seer:5ms", "counter"):
         answer = client.post("/api/new", json={"opponents": [name]})
         assert answer.status_code == 200 and answer.get_json()["names"][1] == f"Player 1 ({name})", answer.get_json()
     refused = {
@@ -155,13 +155,14 @@ def test_the_page_seats_what_uno_arena_knows_but_no_file_and_no_unbounded_search
         "ismcts:\uff12\uff10\uff10\uff10": "in ASCII digits",  # full-width digits: 2000
         "ppo:/etc/passwd": "unknown agent",
         "ppo:classic.pt": "unknown agent",
+        "ismcts:20:prior=policy.pt": "on the page, which loads no file",  # a search's prior is a file too
         "sb3:model.zip": "unknown agent",
         "rllib:checkpoint": "unknown agent",
     }
     for name, message in refused.items():
         answer = client.post("/api/new", json={"opponents": [name]})
         assert answer.status_code == 400 and message in answer.get_json()["error"], (name, answer.get_json())
-    assert {"ppo:classic", "ppo:unocorns", "ismcts:200"} <= set(client.get("/api/state").get_json()["agents"])
+    assert {"ppo:classic", "best:unocorns", "ismcts:200"} <= set(client.get("/api/state").get_json()["agents"])
 
 
 def test_a_difficulty_seats_its_agent_at_every_opponent_seat():
@@ -170,7 +171,7 @@ def test_a_difficulty_seats_its_agent_at_every_opponent_seat():
     state = client.post("/api/new", json={"difficulty": "medium"}).get_json()
     assert state["names"][1:] == ["Player 1 (counter)", "Player 2 (counter)"]
     assert [(level["level"], level["agent"], level["chosen"]) for level in state["difficulties"]] == [
-        ("easy", "naive", False), ("medium", "counter", True), ("hard", "ppo:classic", False)]  # fmt: skip
+        ("easy", "naive", False), ("medium", "counter", True), ("hard", "best:classic", False)]  # fmt: skip
     hard = state["difficulties"][2]
     assert not hard["available"] and "shipped for 2 and 4 players" in hard["why"]
     for body, message in (({"difficulty": "hard"}, "this game has 3 players"),
@@ -179,7 +180,7 @@ def test_a_difficulty_seats_its_agent_at_every_opponent_seat():
         answer = client.post("/api/new", json=body)
         assert answer.status_code == 400 and message in answer.get_json()["error"]
     state = client.post("/api/new", json={"difficulty": "hard", "players": 2, "variant": "unocorns"}).get_json()
-    assert state["names"] == ["You (player 0)", "Player 1 (ppo:unocorns)"] and state["difficulties"][2]["chosen"]
+    assert state["names"] == ["You (player 0)", "Player 1 (best:unocorns)"] and state["difficulties"][2]["chosen"]
 
 
 def test_the_pace_is_a_setting_from_0_to_5_seconds(capsys):
@@ -406,8 +407,8 @@ def test_choosing_a_difficulty(chrome, tmp_path):
         load(browser, url)
         levels = {button.get_attribute("data-level"): button for button in by_css(browser, "#levels button")}
         assert [button.text.lower().split() for button in levels.values()] == [
-            ["easy", "naive"], ["medium", "counter"], ["hard", "ppo:classic"]]  # fmt: skip
-        for level, agent in (("medium", "counter"), ("hard", "ppo:classic"), ("easy", "naive")):
+            ["easy", "naive"], ["medium", "counter"], ["hard", "best:classic"]]  # fmt: skip
+        for level, agent in (("medium", "counter"), ("hard", "best:classic"), ("easy", "naive")):
             click_and_settle(browser, by_css(browser, f"#levels button[data-level='{level}']")[0])
             names = [node.text for node in by_css(browser, "#table .web-seat:not(.web-own) .web-seat-name")]
             assert names == [f"Player 1 ({agent})"]
