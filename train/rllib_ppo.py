@@ -36,18 +36,10 @@ import gymnasium as gym
 import numpy as np
 
 import uno_env  # noqa: F401  (before RLlib imports torch: numba's passive OpenMP waits, see uno_env/__init__.py)
+from uno_env import cli
 from uno_env import observation as O
 from uno_env.aec import raw_env
 from uno_env.agents.rllib_agent import METADATA_FILE, rllib_observation, rllib_observation_space
-from uno_env.cli import (
-    Flag,
-    nonnegative_float,
-    nonnegative_int,
-    parser_from_dataclass,
-    positive_float,
-    positive_int,
-    rule_options,
-)
 from uno_env.extras import missing_extra_base, require_extra
 from uno_env.records import write_atomic
 from uno_env.train import run_trainer
@@ -80,46 +72,46 @@ class Args:
     """the observation level the policy reads: minimal, knowledge or seer"""
     episode: str = "round"
     """an episode (a game) is one round, or a whole match to the target score"""
-    max_steps: Annotated[int, positive_int] = 10_000
+    max_steps: Annotated[int, cli.positive_int] = 10_000
     """decisions before an episode is truncated (early self-play can draw for thousands of turns)"""
-    iterations: Annotated[int, positive_int] = 20
+    iterations: Annotated[int, cli.positive_int] = 20
     """training iterations (each samples `train_batch_size` steps and runs PPO's epochs on them)"""
-    train_batch_size: Annotated[int, positive_int] = 4000
+    train_batch_size: Annotated[int, cli.positive_int] = 4000
     """env steps (decisions) sampled per iteration, over all env runners"""
-    minibatch_size: Annotated[int, positive_int] = 256
+    minibatch_size: Annotated[int, cli.positive_int] = 256
     """SGD minibatch size"""
-    epochs: Annotated[int, positive_int] = 4
+    epochs: Annotated[int, cli.positive_int] = 4
     """PPO epochs over each iteration's batch"""
-    lr: Annotated[float, positive_float] = 3e-4
+    lr: Annotated[float, cli.positive_float] = 3e-4
     """learning rate"""
-    entropy_coeff: Annotated[float, nonnegative_float] = 0.01
+    entropy_coeff: Annotated[float, cli.nonnegative_float] = 0.01
     """entropy bonus"""
-    hidden: Annotated[tuple[int, ...], positive_int] = (256, 256)
+    hidden: Annotated[tuple[int, ...], cli.positive_int] = (256, 256)
     """hidden layer widths of the policy and value networks"""
-    env_runners: Annotated[int, nonnegative_int] = 1
+    env_runners: Annotated[int, cli.nonnegative_int] = 1
     """remote EnvRunner actors that sample games (0: sample in the main process)"""
-    envs_per_env_runner: Annotated[int, positive_int] = 32
+    envs_per_env_runner: Annotated[int, cli.positive_int] = 32
     """games each EnvRunner steps side by side"""
-    learners: Annotated[int, nonnegative_int] = 0
+    learners: Annotated[int, cli.nonnegative_int] = 0
     """remote Learner actors (0: learn in the main process; >1 for several GPUs)"""
-    num_gpus: Annotated[float, nonnegative_float] = 0.0
+    num_gpus: Annotated[float, cli.nonnegative_float] = 0.0
     """GPUs per learner (the main process's learner when learners=0)"""
-    num_cpus: Annotated[int | None, positive_int] = None
+    num_cpus: Annotated[int | None, cli.positive_int] = None
     """CPUs for a local Ray (ray.init(num_cpus=...)); ignored with --address (the cluster says)"""
     address: str | None = None
     """the Ray cluster for ray.init(address=...): none starts a local Ray, "auto" joins this node's cluster"""
-    out: Annotated[Path, Flag(aliases=("--checkpoint-dir",))] = Path("runs/rllib")
+    out: Annotated[Path, cli.Flag(aliases=("--checkpoint-dir",))] = Path("runs/rllib")
     """the folder the checkpoint (RLlib's files and uno_env.json) is written to"""
-    checkpoint_every: Annotated[int, positive_int] = 10
+    checkpoint_every: Annotated[int, cli.positive_int] = 10
     """save every this many iterations (and always at the end)"""
-    eval_games: Annotated[int, nonnegative_int] = 0
+    eval_games: Annotated[int, cli.nonnegative_int] = 0
     """after training, play this many games of the policy against `random` and print the result"""
     seed: int = 0
     """seeds RLlib (networks, sampling) and the games"""
 
     @property
     def rule_options(self) -> dict[str, Any]:
-        return rule_options(self.options)
+        return cli.rule_options(self.options)
 
 
 class UnoRLlibEnv(PettingZooEnv):
@@ -278,7 +270,7 @@ def evaluate(checkpoint: str, args: Args) -> dict[str, Any]:
 
 def build_parser():
     """The `uno-train-rllib` command line: a flag for every `Args` field (`uno_env.cli`'s convention)."""
-    return parser_from_dataclass(Args, prog="uno-train-rllib", description=__doc__.split("\n\n")[0])
+    return cli.parser_from_dataclass(Args, prog="uno-train-rllib", description=__doc__.split("\n\n")[0])
 
 
 def parse_args(argv: list[str] | None = None) -> Args:

@@ -29,20 +29,10 @@ from typing import Annotated, Any
 
 import numpy as np
 
-from uno_env import VARIANTS
+from uno_env import VARIANTS, cli
 from uno_env.agents.registry import make_agent
 from uno_env.agents.sb3_agent import SB3Agent, check_model_file, load_model, read_metadata
 from uno_env.arena.tournament import win_rate_against
-from uno_env.cli import (
-    Flag,
-    fraction,
-    nonnegative_float,
-    nonnegative_int,
-    parser_from_dataclass,
-    positive_float,
-    positive_int,
-    rule_options,
-)
 from uno_env.extras import missing_extra_base, require_extra
 from uno_env.observation import layout_stamp
 from uno_env.records import write_atomic
@@ -75,35 +65,35 @@ class Config:
     opponents: tuple[str, ...] = ("counter", "greedy", "self")
     """Opponents drawn in turn: agent names (baselines, ppo:..., sb3:... with --trust), or `self` for a frozen copy
     of the learner."""
-    switch_every: Annotated[int, positive_int] = 65_536
+    switch_every: Annotated[int, cli.positive_int] = 65_536
     """Timesteps between opponent draws."""
-    timesteps: Annotated[int, positive_int] = 1_000_000
+    timesteps: Annotated[int, cli.positive_int] = 1_000_000
     """Learner decisions to train for."""
-    num_envs: Annotated[int, positive_int] = 256
+    num_envs: Annotated[int, cli.positive_int] = 256
     """Games stepped together."""
-    n_steps: Annotated[int, positive_int] = 64
+    n_steps: Annotated[int, cli.positive_int] = 64
     """Decisions per game per rollout (MaskablePPO's n_steps)."""
-    minibatch_size: Annotated[int, Flag(type=positive_int, aliases=("--batch-size",))] = 4096
+    minibatch_size: Annotated[int, cli.Flag(type=cli.positive_int, aliases=("--batch-size",))] = 4096
     """Samples per gradient step (MaskablePPO's batch_size)."""
-    n_epochs: Annotated[int, positive_int] = 4
+    n_epochs: Annotated[int, cli.positive_int] = 4
     """Passes over each rollout."""
-    learning_rate: Annotated[float, positive_float] = 3e-4
+    learning_rate: Annotated[float, cli.positive_float] = 3e-4
     """Adam's step size."""
-    gamma: Annotated[float, fraction] = 0.995
+    gamma: Annotated[float, cli.fraction] = 0.995
     """Discount per decision."""
-    net_arch: Annotated[tuple[int, ...], positive_int] = (64, 64)
+    net_arch: Annotated[tuple[int, ...], cli.positive_int] = (64, 64)
     """Widths of the policy and value MLPs (SB3's default)."""
-    eval_every: Annotated[int, nonnegative_int] = 500_000
+    eval_every: Annotated[int, cli.nonnegative_int] = 500_000
     """Timesteps between evaluations (0: only at the end)."""
-    eval_games: Annotated[int, positive_int] = 2000
+    eval_games: Annotated[int, cli.positive_int] = 2000
     """Paired games per evaluation opponent."""
     eval_against: tuple[str, ...] = ("counter",)
     """Baselines the evaluation plays."""
-    checkpoint_every: Annotated[int, positive_int] = 500_000
+    checkpoint_every: Annotated[int, cli.positive_int] = 500_000
     """Timesteps between checkpoints."""
-    minutes: Annotated[float, nonnegative_float] = 0.0
+    minutes: Annotated[float, cli.nonnegative_float] = 0.0
     """Wall-clock budget of the run (0: none); training stops at whichever of minutes and timesteps comes first."""
-    snapshot_seconds: Annotated[float, nonnegative_float] = 0.0
+    snapshot_seconds: Annotated[float, cli.nonnegative_float] = 0.0
     """Seconds of training between model snapshots in out/snapshots/ (0: none), each named by the seconds since
     training began (for `benchmarks/time_to_skill.py`)."""
     seed: int = 0
@@ -122,7 +112,7 @@ class Config:
 
     @property
     def rule_options(self) -> dict[str, Any]:
-        return rule_options(self.options)
+        return cli.rule_options(self.options)
 
     def validate(self) -> None:
         if self.variant not in VARIANTS:
@@ -258,7 +248,7 @@ def train(config: Config) -> dict[str, Any]:
 
 def build_parser():
     """The `uno-train-sb3` command line: a flag for every `Config` field (`uno_env.cli`'s convention)."""
-    return parser_from_dataclass(Config, prog="uno-train-sb3", description=__doc__.split("\n\n")[0])
+    return cli.parser_from_dataclass(Config, prog="uno-train-sb3", description=__doc__.split("\n\n")[0])
 
 
 def parse_args(argv: list[str] | None = None) -> Config:
