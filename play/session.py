@@ -104,7 +104,8 @@ class TableSession:
 
     `opponents` maps every other seat to (name, agent). `act(action)` applies the person's decision,
     `play_agents()` the agents' turns up to the person's next one, `agent_fallback()` the deciding agent's fallback
-    move without asking it (after its model failed); each returns the events of what the person's seat saw. `view()` and `knowledge()` are what the seat sees now; `record()` the game so far."""
+    move without asking it (after its model failed); each returns the events of what the person's seat saw.
+    `view()` and `knowledge()` are what the seat sees now; `record()` the game so far."""
 
     def __init__(self, game: Game, seat: int, opponents: dict[int, tuple[str, Any]]):
         n = game.num_players

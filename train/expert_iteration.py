@@ -4,11 +4,12 @@
     python -m uno_env.train.expert_iteration --labels labels.npz --observation knowledge --out runs/exit
 
 The network is the native PPO's `PolicyNetwork` (the same policy files, `ppo:FILE.pt` seats it), trained by
-supervised learning: the policy head by cross-entropy to the search's move (`--target action`), or to a
-distribution that puts `--sharpness` times each action's mean win advantage over the rollout policy's move on top
-of that move (`--target advantage`: the search's paired comparison, softened); the value head to whether the
-seat won the round (`--value-weight`). `--hint counter` gives the network the rollout policy's move as input, so
-that it learns only where the search plays otherwise (residual learning; the agent runs `counter` at play time).
+supervised learning: the policy head by cross-entropy to the search's move (`--target action`), or to the softmax
+over the legal actions of `--sharpness` times each one's mean win advantage over the rollout policy's move
+(`--target advantage`: the search's paired comparison, softened); the value head to whether the seat won the round
+(`--value-weight`). The weights kept are those of the epoch with the lowest held-out policy loss (`--keep best`).
+`--hint counter` gives the network the rollout policy's move as input, so that it learns only where the search
+plays otherwise (residual learning; the agent runs `counter` at play time).
 
 The observation level is the learner's choice and the labels' (they hold each level they were made with): a
 `seer` network sees every hand (a measure of what a network can hold, never a fair player); a `knowledge` or
@@ -42,6 +43,7 @@ from uno_env.rules import make_rules
 from .search_labels import load_labels
 
 TARGETS = ("action", "advantage")
+KEEPS = ("best", "last")
 
 
 @dataclass
@@ -59,6 +61,7 @@ class FitSettings:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-5
     holdout: float = 0.1
+    keep: str = "best"
     seed: int = 0
 
 
@@ -103,11 +106,13 @@ def split_by_deal(deals: np.ndarray, holdout: float, seed: int) -> tuple[np.ndar
 
 def fit(arrays: dict[str, np.ndarray], settings: dict[str, Any], config: FitSettings, *, device: str = "cpu",
         log=print) -> tuple[PolicyNetwork, dict[str, float]]:  # fmt: skip
-    """A `PolicyNetwork` fitted to the labels (see the module docstring) and its held-out metrics: `agreement`
-    (how often its move is the search's), `deviation_recall` (of the states where the search left the rollout
-    policy's move, how often the network does the same) and the losses."""
-    if config.target not in TARGETS:
-        raise ValueError(f"target must be one of {', '.join(TARGETS)}, got {config.target!r}")
+    """A `PolicyNetwork` fitted to the labels (see the module docstring), as of the epoch with the lowest held-out
+    policy loss (`keep="best"`, else the last epoch), and that epoch's held-out metrics: `agreement` (how often its
+    move is the search's), `deviation_recall` (of the states where the search left the rollout policy's move, how
+    often the network does the same), `false_deviation`, the losses and `epoch`."""
+    if config.target not in TARGETS or config.keep not in KEEPS:
+        raise ValueError(f"target must be one of {', '.join(TARGETS)} and keep one of {', '.join(KEEPS)}, got "
+                         f"{config.target!r} and {config.keep!r}")
     torch.manual_seed(config.seed)
     rows = torch.from_numpy(network_rows(arrays, settings, config.observation, config.hint))
     masks = torch.from_numpy(arrays["masks"]).bool()
@@ -120,6 +125,7 @@ def fit(arrays: dict[str, np.ndarray], settings: dict[str, Any], config: FitSett
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, config.learning_rate, total_steps=steps)
     generator = torch.Generator().manual_seed(config.seed)
     metrics: dict[str, float] = {}
+    best: tuple[float, dict[str, torch.Tensor], dict[str, float]] | None = None  # (held-out loss, weights, metrics)
     for epoch in range(config.epochs):
         network.train()
         order = torch.from_numpy(train_rows)[torch.randperm(len(train_rows), generator=generator)]
@@ -134,6 +140,12 @@ def fit(arrays: dict[str, np.ndarray], settings: dict[str, Any], config: FitSett
             schedule.step()
         metrics = evaluate_fit(network, rows, masks, targets, outcome, arrays, held_rows, device)
         log(f"epoch {epoch + 1}/{config.epochs}: " + ", ".join(f"{k} {v:.4f}" for k, v in metrics.items()))
+        if config.keep == "best" and len(held_rows) and (best is None or metrics["policy_loss"] < best[0]):
+            weights = {k: v.detach().clone() for k, v in network.state_dict().items()}
+            best = metrics["policy_loss"], weights, {**metrics, "epoch": epoch + 1}
+    if best is not None:  # the epoch that did best on the held-out deals: later ones learn the training deals by heart
+        network.load_state_dict(best[1])
+        metrics = best[2]
     return network.eval(), metrics
 
 
@@ -182,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--batch-size", type=cli.int_in_range(1, 1 << 20), default=1024)
     parser.add_argument("--learning-rate", type=cli.positive_float, default=1e-3)
     parser.add_argument("--holdout", type=cli.fraction, default=0.1)
+    parser.add_argument("--keep", choices=KEEPS, default="best",
+                        help="the weights kept: the epoch with the lowest held-out policy loss, or the last "
+                        "(default best)")  # fmt: skip
     cli.add_seed(parser)
     cli.add_device(parser, default="cpu")
     cli.add_out(parser, "runs/expert_iteration")
@@ -194,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     config = FitSettings(observation=args.observation, hidden=tuple(args.hidden), hint=args.hint, target=args.target,
                          sharpness=args.sharpness, value_weight=args.value_weight, epochs=args.epochs,
                          batch_size=args.batch_size, learning_rate=args.learning_rate, holdout=args.holdout,
-                         seed=args.seed)  # fmt: skip
+                         keep=args.keep, seed=args.seed)  # fmt: skip
     started = time.perf_counter()
     try:
         arrays, settings = load_labels(args.labels)

@@ -288,8 +288,8 @@ def test_uno_arena_refuses_bad_input_with_one_line(files, tmp_path, capsys):
         (["--agents", f"ppo:{files['folder']}", "counter"], "(a folder)"),
         (["--agents", f"ppo:{files['checkpoint.pt']}", "counter"], "is not a uno-env policy file"),
         (["--agents", f"ppo:{files['policy.pt']}", "counter", "--players", "3"], "was trained for 2 players"),
-        (["--agents", "ppo:classic", "counter", "--players", "3"], "ppo:classic is shipped for 2 and 4 players; this game "
-                                                                   "has 3 players"),
+        (["--agents", "ppo:classic", "counter", "--players", "3"],
+         "ppo:classic is shipped for 2 and 4 players; this game has 3 players"),
         (["--agents", "ppo:nowhere", "counter"], "no shipped policy for 'nowhere'"),
         (["--agents", f"sb3:{tmp_path / 'model.zip'}", "counter"], "no SB3 model at"),
         (["--agents", "wizard"], "unknown agent 'wizard'"),

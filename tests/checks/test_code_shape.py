@@ -37,7 +37,8 @@ def test_the_action_count_is_named_outside_the_action_table():
         named = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)
                  and all(isinstance(t, ast.Name) and t.id.isupper() for t in node.targets)}  # fmt: skip
         for node in ast.walk(tree):
-            if isinstance(node, ast.Constant) and type(node.value) is int and node.value == 77 and id(node) not in named:
+            bare = isinstance(node, ast.Constant) and type(node.value) is int and id(node) not in named
+            if bare and node.value == 77:
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, found
     assert re.search(r"^NUM_ACTIONS = 77$", (ROOT / "uno_env" / "actions.py").read_text(), re.M)

@@ -109,3 +109,15 @@ def vars_of(chunk: L.LabelChunk) -> dict:
     from dataclasses import asdict
 
     return asdict(chunk)
+
+
+def test_the_learner_keeps_the_epoch_that_did_best_on_held_out_deals(labels):
+    settings = {**vars_of(CHUNK), "seed": 3}
+    lines: list[str] = []
+    config = X.FitSettings(observation="seer", hidden=(32,), epochs=4, batch_size=8, learning_rate=0.05, holdout=0.3)
+    network, metrics = X.fit(labels, settings, config, log=lines.append)
+    losses = [float(line.split("policy_loss ")[1].split(",")[0]) for line in lines]
+    assert len(losses) == 4 and metrics["epoch"] == 1 + losses.index(min(losses))
+    assert metrics["policy_loss"] == pytest.approx(min(losses), abs=1e-4)
+    last = X.fit(labels, settings, X.FitSettings(**{**vars(config), "keep": "last"}), log=lambda line: None)[1]
+    assert "epoch" not in last and last["policy_loss"] == pytest.approx(losses[-1], abs=1e-4)  # the same run, its end

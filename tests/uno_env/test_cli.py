@@ -85,7 +85,7 @@ def test_a_bad_shared_value_is_one_line_naming_what_is_allowed(command, argv, sa
     "prog, argv, says",
     [
         ("uno-arena", ["--games", "0"], "argument --games: must be an int >= 1, got '0'"),
-        ("uno-arena", ["--agents", "wizard"], "unknown agent(s) wizard; the agents are random, naive, greedy, counter"),
+        ("uno-arena", ["--agents", "wizard"], "unknown agent 'wizard'; the agents are random, naive, greedy, counter"),
         ("uno-play", ["--players", "3", "--seat", "3"], "--seat must be from 0 to 2, got 3"),
         ("uno-train", ["--minutes", "0"], "argument --minutes: must be a number > 0, got '0'"),
         ("uno-train", ["--total-steps", "0"], "argument --total-steps: must be an int >= 1, got '0'"),
