@@ -166,7 +166,7 @@ def test_every_shipped_file_is_listed_with_its_digest_and_level():
 
     on_disk = {f"{folder}/{path.name}" for folder in shipped.FOLDERS.values()
                for path in (shipped.AGENTS_DIR / folder).glob("*.pt")}  # fmt: skip
-    assert on_disk == set(SHIPPED), "a shipped file is a row of uno_env.agents.shipped.SHIPPED"
+    assert on_disk == set(SHIPPED), "a shipped file is a row of agents/shipped.json (uno_env.agents.shipped.SHIPPED)"
     for name, file in SHIPPED.items():
         assert hashlib.sha256(file.path.read_bytes()).hexdigest() == file.sha256, name
         data = torch.load(file.path, weights_only=True)
