@@ -730,6 +730,13 @@ def error_answer(message: str, status: int) -> Any:
     return jsonify({"error": message}), status
 
 
+def fields_of(body: Any, keys: tuple[str, ...], refusal: str) -> dict[str, Any]:
+    """A request's JSON object when it has every one of `keys`, else `Refused(refusal)` (what to send, in one line)."""
+    if not isinstance(body, dict) or any(key not in body for key in keys):
+        raise Refused(refusal)
+    return body
+
+
 def json_body() -> Any:
     """The request's JSON body (None when there is none): at most MAX_API_BODY bytes (else a 413), sent as
     application/json, parsed by `json` (never evaluated); anything else is refused with a 400."""
@@ -846,19 +853,15 @@ def add_api_routes(app: Any, table: WebTable) -> None:
 
     @app.post("/api/act")
     def act():
-        body = json_body()
-        if not isinstance(body, dict) or "action" not in body or "game" not in body:
-            raise Refused(f'send JSON {{"action": ID, "game": NUMBER}}: an action id from 0 to {A.NUM_ACTIONS - 1} '
-                          "and the number of the game it is for")  # fmt: skip
+        body = fields_of(json_body(), ("action", "game"), f'send JSON {{"action": ID, "game": NUMBER}}: an action id '
+                         f"from 0 to {A.NUM_ACTIONS - 1} and the number of the game it is for")  # fmt: skip
         table.act(body["action"], body["game"])
         return jsonify(table.state())
 
     @app.post("/api/resume")
     def resume():
-        body = json_body()
-        if not isinstance(body, dict) or "how" not in body or "game" not in body:
-            raise Refused('send JSON {"how": "retry" or "fallback", "game": NUMBER}: ask the waiting agent again, or '
-                          "let it play its fallback move")  # fmt: skip
+        body = fields_of(json_body(), ("how", "game"), 'send JSON {"how": "retry" or "fallback", "game": NUMBER}: ask '
+                         "the waiting agent again, or let it play its fallback move")  # fmt: skip
         table.resume(body["how"], body["game"])
         return jsonify(table.state())
 

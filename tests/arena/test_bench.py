@@ -236,8 +236,14 @@ def test_the_command_writes_results_and_the_leaderboard(tmp_path, capsys):
         (["run", "greedy", "--suite", "uno-bench-smoke", "--tables", "swap-9p"], "no table 'swap-9p'"),
         (["run", "nobody", "--suite", "uno-bench-smoke"], "unknown agent 'nobody'"),
         (["compare", "greedy", "counter", "--suite", "uno-bench-smoke", "--alpha", "2"], "alpha"),
+        # worker and deal counts are bounded
+        (["run", "greedy", "--suite", "uno-bench-smoke", "--workers", "1" + "0" * 30], "from 1 to 1024"),
+        (["run", "greedy", "--suite", "uno-bench-smoke", "--workers", "0"], "from 1 to 1024"),
+        (["compare", "greedy", "counter", "--suite", "uno-bench-smoke", "--max-deals", "1" + "0" * 30],
+         "from 2 to 1000000"),
+        (["compare", "greedy", "counter", "--suite", "uno-bench-smoke", "--block", "1" + "0" * 12], "from 2 to 20000"),
     ],
-)
+)  # fmt: skip
 def test_bad_input_gets_one_line_and_exit_2(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(argv)

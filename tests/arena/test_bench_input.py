@@ -297,23 +297,6 @@ def test_a_damaged_suite_file_is_refused_in_one_line(tmp_path):
 # ------------------------------------------------------------------------------------------------ the command
 
 
-@pytest.mark.parametrize(
-    "argv, message",
-    [
-        (["run", "greedy", "--suite", "uno-bench-smoke", "--workers", "1" + "0" * 30], "from 1 to 1024"),
-        (["run", "greedy", "--suite", "uno-bench-smoke", "--workers", "0"], "from 1 to 1024"),
-        (["compare", "greedy", "counter", "--suite", "uno-bench-smoke", "--max-deals", "1" + "0" * 30],
-         "from 2 to 1000000"),
-        (["compare", "greedy", "counter", "--suite", "uno-bench-smoke", "--block", "1" + "0" * 12], "from 2 to 20000"),
-    ],
-)  # fmt: skip
-def test_worker_and_deal_counts_are_bounded_in_one_line(argv, message, capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main(argv)
-    err = capsys.readouterr().err
-    assert exit_info.value.code == 2 and message in err and err.count("\n") == 1
-
-
 def test_run_suite_bounds_its_workers(smoke):
     for workers in (0, 10**30, 2.0, True):
         with pytest.raises(ValueError, match="workers is a whole number from 1 to 1024"):
