@@ -457,6 +457,15 @@ class WebTable:
         self.since.append({"seat": seat, "kind": "stalled", "parts": line_parts([Alarm(message)])})
         self._trim()
 
+    def check_game(self, game: Any, sent: str, what: str) -> None:
+        """Refuse a game number that is not an int (`sent`: the JSON the request should be), and `OtherGame` when
+        `what` (the request) is for another game than the table's."""
+        if isinstance(game, bool) or not isinstance(game, int):
+            raise Refused(f"send {sent} with the number of the game, got {short(game)}")
+        if game != self.number:
+            raise OtherGame(f"{what} is for game {short(game)}, but the table plays game {self.number}: reload the "
+                            "page")  # fmt: skip
+
     def resume(self, how: Any, game: Any) -> None:
         """Go on after an agent's model failed, in game number `game`: ask it again (`how` "retry") or let it play
         its fallback move (`how` "fallback", counted by a text agent as any other), then the agents' turns up to
@@ -465,11 +474,7 @@ class WebTable:
         with self.lock:
             if how not in RESUME_CHOICES:
                 raise Refused(f'send {{"how": "retry" or "fallback", "game": NUMBER}}, got how={short(how)}')
-            if isinstance(game, bool) or not isinstance(game, int):
-                raise Refused(f'send {{"how": ..., "game": NUMBER}} with the number of the game, got {short(game)}')
-            if game != self.number:
-                raise OtherGame(f"that is for game {short(game)}, but the table plays game {self.number}: reload the "
-                                "page")  # fmt: skip
+            self.check_game(game, '{"how": ..., "game": NUMBER}', "that")
             if self.stalled is None:
                 raise Refused("no agent is waiting to be resumed: the game goes on")
             seat, self.stalled = self.stalled["seat"], None
@@ -535,11 +540,7 @@ class WebTable:
             action = int(action)
             if not 0 <= action < A.NUM_ACTIONS:
                 raise Refused(f"an action id is from 0 to {A.NUM_ACTIONS - 1}, got {short(action)}")
-            if isinstance(game, bool) or not isinstance(game, int):
-                raise Refused(f'send {{"action": ID, "game": NUMBER}} with the number of the game, got {short(game)}')
-            if game != self.number:
-                raise OtherGame(f"that action is for game {short(game)}, but the table plays game {self.number}: "
-                                "reload the page")  # fmt: skip
+            self.check_game(game, '{"action": ID, "game": NUMBER}', "that action")
             if self.stalled is not None:
                 raise Refused(f"{self.stalled['message']}; ask it again or let it play its fallback move first")
             try:
