@@ -39,7 +39,7 @@ from uno_env.agents.base import bind
 from uno_env.agents.registry import make_agent
 from uno_env.cli import rule_options
 from uno_env.records import write_atomic
-from uno_env.rules import make_rules
+from uno_env.rules import MAX_PLAYERS, MIN_PLAYERS, make_rules
 from uno_env.vector import UnoVectorEnv
 
 #: the arrays of a labels file, in order: name -> dtype (observations add `obs_{level}` int8 arrays)
@@ -178,6 +178,9 @@ def load_labels(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
         raise ValueError(f"{str(path)!r} is not a search labels file: no settings") from None
     if not isinstance(settings, dict) or settings.get("format") != LABELS_FORMAT:
         raise ValueError(f"{str(path)!r} is not a search labels file (format {LABELS_FORMAT!r})")
+    players = settings.get("players")
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"{str(path)!r}: settings.players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
     sizes = {name: len(array) for name, array in arrays.items()}
     levels = [name[4:] for name in arrays if name.startswith("obs_")]
     missing = [name for name in FIELDS if name not in arrays]
@@ -187,8 +190,8 @@ def load_labels(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
     for level in levels:
         stamp = (settings.get("layouts") or {}).get(level)
         if isinstance(stamp, dict):  # labels from before layouts were stamped: checked by size alone
-            O.check_layout(str(path), {"observation": level, "num_players": settings["players"], **stamp})
-        expected = O.observation_size(level, settings["players"])
+            O.check_layout(str(path), {"observation": level, "num_players": players, **stamp})
+        expected = O.observation_size(level, players)
         if arrays[f"obs_{level}"].shape[1:] != (expected,):
             raise ValueError(f"{str(path)!r}: obs_{level} rows must be {expected} long")
     if arrays["masks"].shape[1:] != (A.NUM_ACTIONS,) or not (arrays["masks"][np.arange(len(arrays["masks"])),

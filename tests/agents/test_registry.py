@@ -30,7 +30,7 @@ from uno_env.play import terminal, web
 #: a class named as a user names their own (module:Class): imported only under --trust
 USER_CLASS = "uno_env.agents.naive:NaiveAgent"
 #: names every command seats (the user's class with --trust), without a file of one's own
-SEATED = ["counter", "ppo:classic", "best:classic", "ismcts:2", "ismcts:2:random:wide", "seer:3:ucb", "ismcts-belief:2",
+SEATED = ["counter", "ppo:classic", "best:classic", "ismcts:2", "ismcts:2:search:wide", "seer:3:ucb", "ismcts-belief:2",
           USER_CLASS]  # fmt: skip
 #: names no command reads, with the one line every command refuses them with
 REFUSED = {

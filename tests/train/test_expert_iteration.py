@@ -69,6 +69,9 @@ def test_a_labels_file_is_data_and_a_bad_one_is_refused_in_one_line(labels, tmp_
     L.save_labels(tmp_path / "other.npz", labels, stamped)
     with pytest.raises(ValueError, match="seer observation layout .* the first field that differs"):
         L.load_labels(tmp_path / "other.npz")
+    L.save_labels(tmp_path / "no-players.npz", labels, {"variant": "classic"})
+    with pytest.raises(ValueError, match="settings.players must be an int from 2 to 10"):
+        L.load_labels(tmp_path / "no-players.npz")
     broken = dict(labels, actions=np.full_like(labels["actions"], A.NUM_ACTIONS - 1))
     L.save_labels(tmp_path / "illegal.npz", broken, {"players": 2, "variant": "classic"})
     with pytest.raises(ValueError, match="every action must be legal in its mask"):
