@@ -581,7 +581,7 @@ def write_atomic(path: str | Path, data: str | bytes | Callable[[str], Any]) -> 
             os.close(handle)
             payload(temporary)
         os.chmod(temporary, mode)
-        os.replace(temporary, target)
+        os.replace(temporary, target)  # special files: a regular file or none (the others went to _write_special)
     except BaseException:
         try:
             os.unlink(temporary)
