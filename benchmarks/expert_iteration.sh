@@ -36,6 +36,9 @@ fit seer-hint-last --observation seer --hint counter --epochs 12 --keep last
 fit seer-hint-adv20-last --observation seer --hint counter --target advantage --sharpness 20 --epochs 8 --keep last
 fit seer --observation seer --epochs 8
 fit seer-hint-adv5 --observation seer --hint counter --target advantage --sharpness 5 --epochs 8
+# The same learner on a quarter and a half of the labels (whole deals drawn at random): how strength grows with data.
+fit seer-25000 --observation seer --epochs 8 --max-states 25000
+fit seer-50000 --observation seer --epochs 8 --max-states 50000
 # The peer on the same deals: the shipped 4-player PPO policy.
 "$PY" benchmarks/skill.py --players 4 --agent ppo:classic --opponent counter --deals "$DEALS" --seed 20261128 \
   --workers "$WORKERS" --json "$RESULTS"

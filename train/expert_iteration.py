@@ -104,6 +104,16 @@ def split_by_deal(deals: np.ndarray, holdout: float, seed: int) -> tuple[np.ndar
     return np.flatnonzero(~is_held), np.flatnonzero(is_held)
 
 
+def deal_subset(arrays: dict[str, np.ndarray], states: int, seed: int) -> dict[str, np.ndarray]:
+    """About `states` of the labels, whole deals drawn at random (`seed`): the same learner on less data, to see
+    how its strength grows with the labels."""
+    deals = np.unique(arrays["deal"])
+    share = min(1.0, states / len(arrays["deal"]))
+    chosen = np.random.default_rng(seed).permutation(deals)[: int(len(deals) * share)]
+    rows = np.flatnonzero(np.isin(arrays["deal"], chosen))
+    return {name: array[rows] for name, array in arrays.items()}
+
+
 def fit(arrays: dict[str, np.ndarray], settings: dict[str, Any], config: FitSettings, *, device: str = "cpu",
         log=print) -> tuple[PolicyNetwork, dict[str, float]]:  # fmt: skip
     """A `PolicyNetwork` fitted to the labels (see the module docstring), as of the epoch with the lowest held-out
@@ -194,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--batch-size", type=cli.int_in_range(1, 1 << 20), default=1024)
     parser.add_argument("--learning-rate", type=cli.positive_float, default=1e-3)
     parser.add_argument("--holdout", type=cli.fraction, default=0.1)
+    parser.add_argument("--max-states", type=cli.positive_int, default=None,
+                        help="fit on about this many states, whole deals drawn at random (default: all)")
     parser.add_argument("--keep", choices=KEEPS, default="best",
                         help="the weights kept: the epoch with the lowest held-out policy loss, or the last "
                         "(default best)")  # fmt: skip
@@ -213,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         arrays, settings = load_labels(args.labels)
+        if args.max_states:
+            arrays = deal_subset(arrays, args.max_states, args.seed)
         settings["states"] = len(arrays["actions"])
         network, metrics = fit(arrays, settings, config, device=args.device)
     except ValueError as error:

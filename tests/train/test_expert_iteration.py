@@ -124,3 +124,10 @@ def test_the_learner_keeps_the_epoch_that_did_best_on_held_out_deals(labels):
     assert metrics["policy_loss"] == pytest.approx(min(losses), abs=1e-4)
     last = X.fit(labels, settings, X.FitSettings(**{**vars(config), "keep": "last"}), log=lambda line: None)[1]
     assert "epoch" not in last and last["policy_loss"] == pytest.approx(losses[-1], abs=1e-4)  # the same run, its end
+
+
+def test_a_subset_holds_whole_deals(labels):
+    half = X.deal_subset(labels, 30, seed=1)
+    assert 0 < len(half["actions"]) < len(labels["actions"]) and half.keys() == labels.keys()
+    kept = set(half["deal"].tolist())
+    assert sum(deal in kept for deal in labels["deal"].tolist()) == len(half["deal"])  # every row of a kept deal
