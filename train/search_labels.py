@@ -93,7 +93,7 @@ def label_states(chunk: LabelChunk, seed: int, states: int) -> dict[str, np.ndar
     state, config = venv.game.state_array, venv.game.config_array
     count = 0
     while count < states or pending:  # then the labelled rounds are played to their end, unlabelled
-        views = {level: venv.observe(level) for level in chunk.levels}
+        views = {level: venv.observe(level) for level in chunk.levels} if count < states else {}  # to label
         actions = np.empty(chunk.games, np.int64)
         for g in range(chunk.games):
             legal = np.flatnonzero(masks[g])
