@@ -36,10 +36,11 @@ CHECKPOINT_TYPES: dict[str, type | tuple[type, ...]] = {
 BUDGET = ("minutes", "total_steps", "out", "progress", "device", "threads")
 
 
-def load_checkpoint(path: str | Path) -> dict[str, Any]:
+def load_checkpoint(path: str | Path, config_class: type | None = None) -> dict[str, Any]:
     """A checkpoint.pt's dict, loaded as data (`weights_only=True`: nothing in the file runs) and checked: its
-    format, the type of every entry, and its settings as the command line checks them (`checked_settings`). A
-    ValueError says what is wrong. The tensors are checked against the modules by `restore`."""
+    format, the type of every entry, and its settings as the command line checks them (`checked_settings`, of
+    `config_class`: the learner's settings, uno-train's `Config` by default). A ValueError says what is wrong. The
+    tensors are checked against the modules by `restore`."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no checkpoint at {path}" + (" (a folder)" if path.is_dir() else ""))
@@ -59,7 +60,7 @@ def load_checkpoint(path: str | Path) -> dict[str, Any]:
         wrong.append("commands")
     if wrong:
         raise ValueError(f"{path} is not {what}: bad {', '.join(dict.fromkeys(wrong))}")
-    state["config"] = checked_settings(state["config"], str(path))
+    state["config"] = checked_settings(state["config"], str(path), *([config_class] if config_class else []))
     return state
 
 
@@ -68,7 +69,7 @@ def resumed(config: Any) -> tuple[Any, dict[str, Any] | None]:
     and `config` itself when there is nothing to resume)."""
     if config.resume is None:
         return config, None
-    state = load_checkpoint(config.resume)
+    state = load_checkpoint(config.resume, type(config))
     budget = {key: getattr(config, key) for key in BUDGET}
     return dataclasses.replace(type(config)(**state["config"]), resume=config.resume, **budget), state
 
