@@ -35,6 +35,8 @@ class Batch:
     """(N,) float: the value targets (advantages plus the values)."""
     aids: dict[str, torch.Tensor] = field(default_factory=dict)
     """(N, width) int8 rows of each aid, by its key."""
+    imitated: torch.Tensor | None = None
+    """(N,) long: the imitated baseline's actions in these states (`--imitate-weight`), or None."""
 
     def __len__(self) -> int:
         return self.actions.shape[0]
@@ -42,7 +44,7 @@ class Batch:
     def select(self, index: torch.Tensor) -> Batch:
         """The rows at `index`, gathered with `index_select` (advanced indexing of int8 rows is ~8x slower on CPU)."""
         rows = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "aids"}
-        return Batch(**{name: value.index_select(0, index) for name, value in rows.items()},
+        return Batch(**{name: None if value is None else value.index_select(0, index) for name, value in rows.items()},
                      aids={key: value.index_select(0, index) for key, value in self.aids.items()})  # fmt: skip
 
     def minibatches(self, size: int) -> Iterator[Batch]:
@@ -74,10 +76,14 @@ class Rollout:
     """(B,) float: the values after the last decision, for GAE's bootstrap."""
     aids: dict[str, torch.Tensor] = field(default_factory=dict)
     """(T, B, width) int8 rows of each aid, by its key."""
+    imitated: torch.Tensor | None = None
+    """(T, B) long: the imitated baseline's actions in the learner's states (`--imitate-weight`), or None."""
 
     @classmethod
-    def empty(cls, steps: int, games: int, obs_width: int, mask_width: int, aid_widths: dict[str, int], device):
-        """Zeroed buffers for `steps` decisions of `games` games."""
+    def empty(cls, steps: int, games: int, obs_width: int, mask_width: int, aid_widths: dict[str, int], device,
+              imitated: bool = False):  # fmt: skip
+        """Zeroed buffers for `steps` decisions of `games` games (with a buffer for the imitated baseline's
+        actions if `imitated`)."""
 
         def zeros(*shape, dtype=torch.float32):
             return torch.zeros((steps, games, *shape), dtype=dtype, device=device)
@@ -87,6 +93,7 @@ class Rollout:
             actions=zeros(dtype=torch.long), logp=zeros(), values=zeros(), rewards=zeros(), dones=zeros(),
             last_values=torch.zeros(games, device=device),
             aids={key: zeros(width, dtype=torch.int8) for key, width in aid_widths.items()},
+            imitated=zeros(dtype=torch.long) if imitated else None,
         )  # fmt: skip
 
     def batch(self, advantages: torch.Tensor) -> Batch:
@@ -97,4 +104,5 @@ class Rollout:
             logp=self.logp.reshape(-1), advantages=advantages.reshape(-1),
             returns=(advantages + self.values).reshape(-1),
             aids={key: value.reshape(n, -1) for key, value in self.aids.items()},
+            imitated=None if self.imitated is None else self.imitated.reshape(-1),
         )  # fmt: skip

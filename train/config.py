@@ -61,6 +61,19 @@ class Config:
     `imitate_steps` decisions; then PPO."""
     imitate_steps: Annotated[int, nonnegative_int] = 3_000_000
     """Decisions of imitation (counted in the budget)."""
+    imitate_weight: Annotated[float, nonnegative_float] = 0.0
+    """Kickstarting that fades (0: none; needs --imitate): after the imitation, the PPO loss also carries this weight
+    times the cross-entropy toward the imitated baseline's action on the learner's own states (the baseline decides
+    on them during collection), the weight falling linearly to 0 over `imitate_decay_steps` decisions."""
+    imitate_decay_steps: Annotated[int, positive_int] = 10_000_000
+    """Decisions of PPO over which `imitate_weight` falls to 0."""
+    entropy_floor: Annotated[float, nonnegative_float] = 0.0
+    """An entropy floor in nats (0: none): after each update whose mean policy entropy is below it, the entropy
+    coefficient doubles (up to 32 times `entropy_coef`); after one above it, it halves back
+    toward `entropy_coef`."""
+    paired_deals: bool = False
+    """Every league group's games come in sets of `players`, one per learner seat, that deal the same seeds: each
+    deal is played from every seat, so that deal luck cancels within a batch (num_envs: a multiple of players)."""
     hint: str = ""
     """An adviser: a baseline (by name) whose chosen action the network also reads (one-hot, after the observation), so
     that it can copy it exactly and learn only where to play otherwise (residual policy learning). The
@@ -189,6 +202,11 @@ class Config:
             make_agent(name)  # refused now, not after training (sb3: and rllib: files are not loaded: no trust here)
         if self.teacher:
             self._check_teacher()
+        if self.imitate_weight and not self.imitate:
+            raise ValueError("--imitate-weight needs --imitate BASELINE: the baseline whose actions it weighs")
+        if self.paired_deals and (self.num_envs % self.players or self.num_envs < self.players * len(self.league)):
+            raise ValueError(f"--paired-deals needs num_envs a multiple of players ({self.players}) and at least "
+                             f"{self.players * len(self.league)} (players x league entries), got {self.num_envs}")
         if self.critic not in ("own", "seer"):
             raise ValueError(f"critic must be own or seer, got {self.critic!r}")
         if not self.hidden or min(self.hidden) < 1:

@@ -2,7 +2,8 @@
 
 `League`: the learner plays one seat of every game; each group of games has one opponent, a baseline (`counter`,
 `greedy`, ...), any agent by name, or `self`, a frozen snapshot of the learner drawn from its past (the latest with
-probability 1/2, else any) and redrawn at each snapshot. It steps the groups together and reads the learner's
+probability 1/2, else any) and redrawn at each snapshot. With `paired_deals` each group is `players` sets of games,
+the learner in a different seat in each, dealt the same seeds. It steps the groups together and reads the learner's
 decisions at any observation level (the engine's hands for the training aids). `evaluate` plays the greedy policy
 against each `eval_against` baseline on paired deals through the tournament runner; `log_evaluation` sends the
 win rates to TensorBoard, the console and `learning_curve.png` (`learning_curve_figure`, the one drawing of a
@@ -44,21 +45,28 @@ class League:
         league = config.league_shares
         names = list(league)
         shares = np.array([league[n] for n in names], float)
-        sizes = np.maximum(1, np.floor(shares / shares.sum() * config.num_envs)).astype(int)
-        sizes[np.argmax(sizes)] += config.num_envs - sizes.sum()
+        # --paired-deals: each entry's games split into one set per learner seat, dealt the same seeds
+        seats = range(config.players) if getattr(config, "paired_deals", False) else [0]
+        sizes = np.maximum(1, np.floor(shares / shares.sum() * config.num_envs / len(seats))).astype(int)
+        sizes[np.argmax(sizes)] += config.num_envs // len(seats) - sizes.sum()
         self.snapshots: list[dict[str, torch.Tensor]] = []
         self.groups: list[tuple[str, UnoVectorEnv, Any]] = []
+        self.learner_seats: list[int] = []  # the learner's seat in each group's games
+        self.deals: list[int] = []  # each group's league entry: groups of one entry deal the same seeds
         self._seer_rows: np.ndarray | None = None  # the current decisions seen whole, once per step (`seer_rows`)
         for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
-            if name == "self":
-                opponent = PolicyAgent(copy.deepcopy(network), sample=True, seed=config.seed + i, device=device)
-            else:
-                opponent = make_agent(name, seed=config.seed + 1000 + i)
-            venv = UnoVectorEnv(
-                config.variant, config.players, int(size), learner_seats=[0], opponents=opponent,
-                observation=config.observation, **config.rule_options,
-            )  # fmt: skip
-            self.groups.append((name, venv, opponent))
+            for seat in seats:
+                if name == "self":
+                    opponent = PolicyAgent(copy.deepcopy(network), sample=True, seed=config.seed + i, device=device)
+                else:
+                    opponent = make_agent(name, seed=config.seed + 1000 + i)
+                venv = UnoVectorEnv(
+                    config.variant, config.players, int(size), learner_seats=[seat], opponents=opponent,
+                    observation=config.observation, **config.rule_options,
+                )  # fmt: skip
+                self.groups.append((name, venv, opponent))
+                self.learner_seats.append(seat)
+                self.deals.append(i)
         self.adviser = make_agent(config.hint, seed=config.seed + 2000) if config.hint else None
         if self.adviser is not None:
             bind(self.adviser, self.groups[0][1].spec, self.groups[0][1].rules)
@@ -92,7 +100,7 @@ class League:
 
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
         self._seer_rows = None
-        parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in enumerate(self.groups)]
+        parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in zip(self.deals, self.groups, strict=True)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
     def hand_labels(self) -> np.ndarray:
@@ -115,19 +123,21 @@ class League:
         return self._seer_rows
 
     def step(self, actions: np.ndarray):
-        """Step every group; returns obs, masks, learner rewards, done, winners (-1: none) of ended games."""
+        """Step every group; returns obs, masks, learner rewards, done, winners of ended games (seats counted from
+        the learner's: 0 is a win; -1: none, -2: not ended)."""
         self._seer_rows = None
         obs, masks, rewards, done, won = [], [], [], [], []
         at = 0
-        for _, venv, _ in self.groups:
+        for seat, (_, venv, _) in zip(self.learner_seats, self.groups, strict=True):
             o, m, r, terminated, truncated, info = venv.step(actions[at : at + venv.num_envs])
             at += venv.num_envs
             obs.append(o)
             masks.append(m)
-            rewards.append(r[:, 0])
+            rewards.append(r[:, seat])
             ended = terminated | truncated
             done.append(ended)
-            won.append(np.where(ended, info["episode"]["winner"], -2))
+            winner = info["episode"]["winner"]  # counted from the learner's seat: 0 is the learner
+            won.append(np.where(ended, np.where(winner >= 0, (winner - seat) % venv.num_players, winner), -2))
         return tuple(np.concatenate(x) for x in (obs, masks, rewards, done, won))
 
 

@@ -67,11 +67,14 @@ except ModuleNotFoundError:
 TRAIN_MODULES = ("torch", "tensorboard")
 #: the imitated baseline's seed, counted from the run's (a fixed offset: runs from before it was named replay)
 IMITATED_SEED_OFFSET = 77
+#: --entropy-floor: the entropy coefficient rises to at most this many times --entropy-coef
+ENTROPY_BOOST_MAX = 32.0
 
 __all__ = [  # the names other code reads from here (the settings, the files and the league live in their rooms)
     "CHECKPOINT_FORMAT", "TRAIN_MODULES", "Aids", "Batch", "Collector", "Config", "HandHead", "League",
     "OracleInput", "Rollout", "SeerCritic", "Teacher", "build_parser", "describe", "evaluate", "gae",
-    "imitation_update", "load_checkpoint", "main", "parameters", "parse_args", "ppo_update", "train",
+    "imitation_update", "kickstart_weight", "load_checkpoint", "main", "next_entropy_boost", "parameters",
+    "parse_args", "ppo_update", "train",
 ]  # fmt: skip
 
 
@@ -86,6 +89,22 @@ def gae(rewards, values, dones, last_values, gamma: float, lam: float) -> torch.
         running = delta + gamma * lam * not_done * running
         advantages[t] = running
     return advantages
+
+
+def kickstart_weight(config: Config, steps: int) -> float:
+    """`--imitate-weight` after `steps` decisions: 0 while the baseline plays (imitation), then falling linearly from
+    `imitate_weight` to 0 over `imitate_decay_steps` decisions of PPO."""
+    if not config.imitate_weight or steps < config.imitate_steps:
+        return 0.0
+    return config.imitate_weight * max(0.0, 1.0 - (steps - config.imitate_steps) / config.imitate_decay_steps)
+
+
+def next_entropy_boost(boost: float, entropy: float, floor: float) -> float:
+    """`--entropy-floor`: the entropy coefficient's multiplier after an update whose mean entropy was `entropy`:
+    doubled below the floor (up to `ENTROPY_BOOST_MAX`), halved back toward 1 above it; always 1 without a floor."""
+    if not floor:
+        return 1.0
+    return min(ENTROPY_BOOST_MAX, boost * 2.0) if entropy < floor else max(1.0, boost / 2.0)
 
 
 def parameters(network, aids: Aids | None = None) -> list[torch.nn.Parameter]:
@@ -108,15 +127,19 @@ def gradient_step(optimizer, trained, config: Config, loss, losses: dict, stats:
             stats[name] = stats.get(name, 0.0) + value
 
 
-def ppo_update(network, optimizer, batch: Batch, config: Config, aids: Aids | None = None,
-               fraction: float = 0.0) -> dict[str, float]:  # fmt: skip
+def ppo_update(network, optimizer, batch: Batch, config: Config, aids: Aids | None = None, fraction: float = 0.0,
+               kickstart: float = 0.0, entropy_coef: float | None = None) -> dict[str, float]:  # fmt: skip
     """`epochs` passes of clipped PPO over shuffled minibatches, with the aids' losses (`fraction`: of the run's
-    budget spent, for their schedules); returns the mean losses.
+    budget spent, for their schedules), plus `kickstart` times the cross-entropy toward the imitated baseline's
+    actions (`batch.imitated`) when it is above 0; `entropy_coef` in place of the config's (an entropy floor's);
+    returns the mean losses.
 
     The losses are summed as tensors and read once at the end: `.item()` on a GPU waits for its queue."""
     aids = aids or Aids()
     trained = parameters(network, aids)
     stats: dict[str, Any] = dict.fromkeys(("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction"), 0.0)
+    entropy_coef = config.entropy_coef if entropy_coef is None else entropy_coef
+    kickstart = kickstart if batch.imitated is not None else 0.0
     steps = 0
     for _ in range(config.epochs):
         for mb in batch.minibatches(config.minibatch_size):
@@ -133,13 +156,17 @@ def ppo_update(network, optimizer, batch: Batch, config: Config, aids: Aids | No
             policy_loss = policy_loss.mean()
             value_loss = 0.5 * (values - mb.returns).pow(2).mean()
             losses = aids.losses(features, logits, mb.masks, mb.aids, fraction)
-            loss = policy_loss + config.value_coef * value_loss - config.entropy_coef * entropy
+            loss = policy_loss + config.value_coef * value_loss - entropy_coef * entropy
             with torch.no_grad():
                 logged = {
                     "policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy,
                     "approx_kl": ((ratio - 1) - log_ratio).mean(),
                     "clip_fraction": ((ratio - 1).abs() > config.clip).float().mean(),
                 }  # fmt: skip
+            if kickstart:  # --imitate-weight: toward the baseline's action in the learner's own states
+                kickstart_loss = torch.nn.functional.cross_entropy(logits, mb.imitated)
+                loss = loss + kickstart * kickstart_loss
+                logged["kickstart_loss"] = kickstart_loss.detach()
             gradient_step(optimizer, trained, config, loss, losses, stats, logged)
             steps += 1
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
@@ -181,7 +208,8 @@ class Collector:
     def new_rollout(self, network: PolicyNetwork) -> Rollout:
         """Empty rollout buffers on the training device."""
         return Rollout.empty(self.config.rollout_steps, self.config.num_envs, network.input_size,
-                             self.masks_np.shape[1], self.aids.widths(), self.device)  # fmt: skip
+                             self.masks_np.shape[1], self.aids.widths(), self.device,
+                             imitated=bool(self.config.imitate_weight))  # fmt: skip
 
     def tensor(self, array: np.ndarray, dtype=None) -> torch.Tensor:
         return torch.from_numpy(array).to(self.device, dtype)
@@ -189,9 +217,17 @@ class Collector:
     def rows(self, aids: Aids, fraction: float, acting: bool = False) -> dict[str, torch.Tensor]:
         return {key: self.tensor(row) for key, row in aids.rows(self.league, fraction, self.rng, acting).items()}
 
-    def collect(self, rollout: Rollout, network, aids: Aids, imitating: bool, fraction: float) -> dict[str, Any]:
+    def imitated_actions(self) -> torch.Tensor:
+        """The imitated baseline's actions in the learner's current states (read at its own observation level)."""
+        level = self.imitated.observation
+        seen = self.obs_np if level == self.config.observation else self.league.observations(level)
+        return self.tensor(self.imitated.act(seen, self.masks_np))
+
+    def collect(self, rollout: Rollout, network, aids: Aids, imitating: bool, fraction: float,
+                kickstart: bool = False) -> dict[str, Any]:  # fmt: skip
         """Fill `rollout` acted by `network` with `aids` (the learner's, or acting copies of them), `fraction` into the
-        run; returns how it was collected (seconds, imitating, fraction)."""
+        run, with the imitated baseline's actions beside the network's if `kickstart`; returns how it was collected
+        (seconds, imitating, fraction, kickstart)."""
         started = time.perf_counter()
         league = self.league
         network.eval()
@@ -204,9 +240,9 @@ class Collector:
                 logits, values, _ = aids.forward(network, obs, masks, rows)
                 actions = sample_actions(logits)
                 if imitating:  # the imitated baseline plays the learner's seat; the network learns its actions
-                    level = self.imitated.observation
-                    seen = self.obs_np if level == self.config.observation else league.observations(level)
-                    actions = self.tensor(self.imitated.act(seen, self.masks_np))
+                    actions = self.imitated_actions()
+                elif kickstart:  # the network plays; the baseline's choice is kept for --imitate-weight's loss
+                    rollout.imitated[t] = self.imitated_actions()
                 logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
             rollout.obs[t], rollout.masks[t] = obs, masks
             for key, row in rows.items():
@@ -222,7 +258,8 @@ class Collector:
             rows = self.rows(aids, fraction, acting=True)
             obs = self.tensor(league.network_input(self.obs_np, self.masks_np))
             _, rollout.last_values[:], _ = aids.forward(network, obs, self.tensor(self.masks_np).bool(), rows)
-        return {"seconds": time.perf_counter() - started, "imitating": imitating, "fraction": fraction}
+        return {"seconds": time.perf_counter() - started, "imitating": imitating, "fraction": fraction,
+                "kickstart": kickstart and not imitating}  # fmt: skip
 
     def league_win_rate(self) -> float | None:
         """The learner's win rate over the games ended since the last call (None if none ended)."""
@@ -280,6 +317,7 @@ class Run:
         else:
             self.actor = (self.network, self.aids)
         self.imitating_until = config.imitate_steps if imitated is not None else 0
+        self.entropy_boost = 1.0  # --entropy-floor's multiplier of the entropy coefficient (`next_entropy_boost`)
         self.steps_per_update = config.num_envs * config.rollout_steps
         self.history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []
         # every command of the run, the first one and each resume, so that its policy file says how to remake it
@@ -300,6 +338,10 @@ class Run:
         """Whether the rollout that the update `ahead` updates from now reads is played by the imitated baseline."""
         return self.steps + ahead * self.steps_per_update < self.imitating_until
 
+    def kickstarting(self, ahead: int = 0) -> bool:
+        """Whether that rollout needs the imitated baseline's actions beside the network's (`--imitate-weight`)."""
+        return kickstart_weight(self.config, self.steps + ahead * self.steps_per_update) > 0
+
     def loop(self) -> dict[str, Any]:
         """Collect and update until the budget is spent (collecting the next rollout during each update with
         --overlap), with the snapshots, evaluations and checkpoints on their schedules; returns the summary."""
@@ -319,7 +361,7 @@ class Run:
             for group in self.optimizer.param_groups:
                 group["lr"] = config.learning_rate * (1.0 - 0.9 * fraction)
             if pending is None:
-                rollout = collector.collect(self.rollouts[0], *self.actor, imitating, fraction)
+                rollout = collector.collect(self.rollouts[0], *self.actor, imitating, fraction, self.kickstarting())
             else:  # collected while the last update ran, by the weights before it
                 rollout = pending.result()
                 self.rollouts.reverse()
@@ -331,10 +373,10 @@ class Run:
                 self.sync_actor()
                 pending = None
                 if self.steps + 2 * steps_per_update <= budget_steps:
-                    ahead = self.imitating(ahead=1), self.fraction()
+                    ahead = self.imitating(ahead=1), self.fraction(), self.kickstarting(ahead=1)
                     pending = pool.submit(collector.collect, self.rollouts[1], *self.actor, *ahead)
             update_started = time.perf_counter()
-            stats = self.learn(self.rollouts[0], rollout["imitating"], fraction)
+            stats = self.learn(self.rollouts[0], rollout, fraction)
             self.update += 1
             self.steps += steps_per_update
             update_seconds = time.perf_counter() - update_started
@@ -370,17 +412,22 @@ class Run:
         self.actor[0].load_state_dict(self.network.state_dict())
         self.actor[1].load_from(self.aids)
 
-    def learn(self, rollout: Rollout, imitating: bool, fraction: float) -> dict[str, float]:
-        """GAE over `rollout`, then one update: imitation while the learner imitates, else PPO."""
+    def learn(self, rollout: Rollout, collected: dict[str, Any], fraction: float) -> dict[str, float]:
+        """GAE over `rollout`, then one update: imitation while the learner imitated (`collected` says), else PPO,
+        with the kickstart loss's weight and the entropy floor's coefficient."""
         config = self.config
         advantages = gae(rollout.rewards, rollout.values, rollout.dones, rollout.last_values, config.gamma,
                          config.gae_lambda)  # fmt: skip
         batch = rollout.batch(advantages)
         self.network.train()
         self.aids.train()
-        if imitating:
+        if collected["imitating"]:
             return imitation_update(self.network, self.optimizer, batch, config, self.aids)
-        return ppo_update(self.network, self.optimizer, batch, config, self.aids, fraction)
+        kickstart = kickstart_weight(config, self.steps) if collected["kickstart"] else 0.0
+        entropy_coef = config.entropy_coef * self.entropy_boost
+        stats = ppo_update(self.network, self.optimizer, batch, config, self.aids, fraction, kickstart, entropy_coef)
+        self.entropy_boost = next_entropy_boost(self.entropy_boost, stats["entropy"], config.entropy_floor)
+        return {**stats, "entropy_coef": entropy_coef, "kickstart_weight": kickstart}
 
     def log(self, rollout: dict[str, Any], stats: dict[str, float], win_rate: float | None, iteration_seconds: float,
             update_seconds: float) -> None:  # fmt: skip
