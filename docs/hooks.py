@@ -1,6 +1,6 @@
 """MkDocs hooks for the documentation site (mkdocs.yml: `hooks: [docs/hooks.py]`).
 
-Four jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
+Five jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
 
 * Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
   `<!-- table:actions -->`, `<!-- table:observation -->` or `<!-- table:recipes -->`; the hook puts there the
@@ -12,6 +12,10 @@ Four jobs, so that the pages in docs/ read well on GitHub and build into a site 
   page's link `../notebooks/<name>.ipynb` (right on GitHub) into a link to that page of the site.
 * The changelog. docs/changelog.md holds `<!-- include:CHANGELOG.md -->` ... `<!-- /include -->`: on GitHub
   the lines between say where the changelog is; on the site they are replaced by CHANGELOG.md itself.
+* The results. The shipped policies' figures live in one file, benchmarks/results/shipped_policies.json; a page
+  holds their tables between `<!-- results:NAME -->` and `<!-- /results -->` (committed, so that GitHub shows
+  them), and the hook fills each block in again from that file with `scripts/results_tables.py`. A README whose
+  committed blocks are not what the file makes stops a --strict build (run `python scripts/results_tables.py`).
 * The pictures. A page marks where one goes with `<!-- picture:NAME -->` (game, cards, tournament,
   learning-curve); `scripts/make_pictures.py` draws them with the project's own code on every build, the hook
   adds them to the site as `pictures/<file>` and puts the image (or the tabs of several) with its caption
@@ -70,15 +74,46 @@ def table(name: str) -> str:
     return function().strip()
 
 
-def pictures_module():
-    """scripts/make_pictures.py, which draws the pictures (a script of the repository, not an installed module)."""
-    name = "uno_env_docs_pictures"
+def script_module(name: str, file: str):
+    """A script of the repository (scripts/FILE), loaded once as a module named `name`."""
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / "make_pictures.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / file)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look their module up while the module runs
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def pictures_module():
+    """scripts/make_pictures.py, which draws the pictures (a script of the repository, not an installed module)."""
+    return script_module("uno_env_docs_pictures", "make_pictures.py")
+
+
+def results_module():
+    """scripts/results_tables.py, which makes the results tables from the results file."""
+    return script_module("uno_env_docs_results", "results_tables.py")
+
+
+def fill_results(markdown: str, results: Path | None = None) -> str:
+    """`markdown` with its results blocks made from the results file (`results`, by default the committed one); a
+    broken file or an unknown block stops the build."""
+    tables = results_module()
+    try:
+        return tables.filled(markdown, tables.load(results or tables.RESULTS))
+    except tables.ResultsError as error:
+        raise PluginError(str(error)) from None
+
+
+def on_pre_build(config) -> None:
+    """The README is not a page of the site, so its committed blocks are checked here: stale ones fail --strict."""
+    tables = results_module()
+    try:
+        stale = tables.stale(tables.load(), [ROOT / "README.md"])
+    except tables.ResultsError as error:
+        raise PluginError(str(error)) from None
+    if stale:
+        log.warning("README.md's results tables are not what %s makes: run python scripts/results_tables.py",
+                    tables.RESULTS.relative_to(ROOT))
 
 
 # marker -> why its pictures could not be drawn (shown on its page; the warning fails a --strict build)
@@ -186,4 +221,5 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     markdown = rebase_links(markdown, posixpath.join("docs", page_dir), page_dir)
     markdown = INCLUDE.sub(lambda m: include(m, page_dir), markdown)
     markdown = PICTURE_MARKER.sub(lambda m: picture(m.group(1), page_dir), markdown)
+    markdown = fill_results(markdown)
     return TABLE_MARKER.sub(lambda m: table(m.group(1)), markdown)
