@@ -69,7 +69,15 @@ from .bench_run import (
     run_suite,
     worker_setup,
 )
-from .bench_stats import MAX_COMPARE_DEALS, MAX_DEALS, SequentialResult, SequentialTest
+from .bench_stats import (
+    A_BETTER,
+    B_BETTER,
+    MAX_COMPARE_DEALS,
+    MAX_DEALS,
+    NO_DIFFERENCE,
+    SequentialResult,
+    SequentialTest,
+)
 from .bench_suites import (
     DEFAULT_SUITE,
     MAX_FIRST_SEED,
@@ -109,7 +117,7 @@ __all__ = [
     "cell_report", "check_agent_name", "check_digests", "check_policies", "check_results", "check_run", "check_seat",
     "compare", "deal_digest", "draw_luck", "is_user_class", "leaderboard", "load_suite", "luck_report", "main",
     "markdown_text", "parse_suite", "play_cell", "read_results", "results_path", "results_suite", "run_suite",
-    "suite_digests", "suite_hash", "suite_names", "suite_policy_digests", "visible", "worker_setup",
+    "suite_digests", "suite_hash", "suite_names", "suite_policy_digests", "verdict", "visible", "worker_setup",
     "write_leaderboard", "write_results",
 ]  # fmt: skip
 
@@ -145,8 +153,8 @@ def build_parser() -> cli.ArgumentParser:
                        help="the suite they were made with (default: the shipped suite the files name)")
     cli.add_out(board, "bench-results", help="folder for leaderboard.md and leaderboard.html")
     comp = commands.add_parser("compare", help="a sequential test: is agent A better than agent B?")
-    comp.add_argument("first", metavar="A")
-    comp.add_argument("second", metavar="B")
+    comp.add_argument("first", metavar="A", help="the agent under test, any name uno-arena takes (e.g. ppo:{preset})")
+    comp.add_argument("second", metavar="B", help="the agent it is measured against (e.g. counter)")
     _suite_flag(comp)
     comp.add_argument("--table", metavar="ID", help="the suite's table to play at (default: its first)")
     comp.add_argument("--opponent", default="counter", help="the agent in the other seats (default: counter)")
@@ -163,6 +171,9 @@ def build_parser() -> cli.ArgumentParser:
                       help=f"stop undecided after this many deals, 2 to {MAX_COMPARE_DEALS:,} (default: the suite's)")
     add_trust(comp)
     comp.add_argument("--json", type=Path, metavar="FILE", help="also write the result as JSON")
+    comp.add_argument("--verbose", action="store_true",
+                      help="print the test at every look (difference, log-likelihood ratios and their bounds) and the "
+                           "deals a fixed-size test would need; by default only the verdict")  # fmt: skip
     commands.add_parser("suites", help="list the suites shipped with uno-env")
     parser.epilog = "commands:\n" + "\n".join(
         "  " + sub.format_usage().strip().removeprefix("usage: ") for sub in commands.choices.values())
@@ -276,21 +287,40 @@ def _compare(args) -> int:
 
     start = time.perf_counter()
     result = compare(args.first, args.second, suite, table=args.table, opponent=args.opponent, episode=args.episode,
-                     test=test, max_deals=args.max_deals, trust=args.trust, progress=report)  # fmt: skip
+                     test=test, max_deals=args.max_deals, trust=args.trust,
+                     progress=report if args.verbose else None)  # fmt: skip
     seconds = time.perf_counter() - start
     where = suite.table(args.table) if args.table else suite.tables[0]
     fixed = test.fixed_deals(result.sd) if result.sd > 0 else None
-    print(f"{result.decision}: A = {visible(args.first)}, B = {visible(args.second)}, at {where.id} against "
-          f"{visible(args.opponent)}; "
-          f"{result.deals} deals ({result.deals * where.players * 2:,} games) in {seconds:.0f} s; a fixed-size test "
-          f"at the same error rates (alpha {test.alpha:g}, beta {test.beta:g}, delta {test.delta:g}) needs "
-          f"{fixed if fixed else '?'} deals")  # fmt: skip
+    print(verdict(result, args.first, args.second, where, args.opponent, test, seconds))
+    if args.verbose:
+        print(f"{result.decision}: a fixed-size test at the same error rates (alpha {test.alpha:g}, beta "
+              f"{test.beta:g}, delta {test.delta:g}) needs {fixed if fixed else '?'} deals")  # fmt: skip
     if args.json is not None:
         write_atomic(args.json, json.dumps({"first": args.first, "second": args.second, "table": where.id,
                                             "opponent": args.opponent, "episode": args.episode,
                                             "test": settings, "seconds": seconds, "fixed_deals": fixed,
                                             **result.as_dict()}, indent=1) + "\n")  # fmt: skip
     return 0
+
+
+def verdict(result: SequentialResult, first: str, second: str, where: Table, opponent: str, test: SequentialTest,
+            seconds: float) -> str:  # fmt: skip
+    """`uno-bench compare`'s answer in one plain sentence: who is better, by how much, on what evidence."""
+    a, b, who = visible(first), visible(second), f"against {visible(opponent)} at {where.id}"
+    sign = -1 if result.decision == B_BETTER else 1
+    low, high = sorted((sign * result.low * 100, sign * result.high * 100))
+    by = f"{sign * result.mean * 100:.1f} points of win rate (95% interval {low:.1f} to {high:.1f})"
+    evidence = f"{result.deals:,} deals ({result.deals * where.players * 2:,} games, {seconds:.0f} s)"
+    if result.decision == A_BETTER:
+        return f"{a} is better than {b} {who}, by {by}, after {evidence}."
+    if result.decision == B_BETTER:
+        return f"{b} is better than {a} {who}, by {by}, after {evidence}."
+    if result.decision == NO_DIFFERENCE:
+        return (f"{a} and {b} do not differ by {test.delta * 100:g} points of win rate or more {who} "
+                f"({a} - {b} = {result.mean * 100:+.1f} points), after {evidence}.")  # fmt: skip
+    return (f"Undecided: {a} - {b} = {result.mean * 100:+.1f} points of win rate [{result.low * 100:+.1f}, "
+            f"{result.high * 100:+.1f}] {who} after {evidence}, the most allowed (--max-deals).")  # fmt: skip
 
 
 if __name__ == "__main__":

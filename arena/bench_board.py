@@ -44,21 +44,26 @@ class Leaderboard:
                          "share of the games, ties shared, with 95% intervals by deal."))  # fmt: skip
         header = ["rank", "agent", "rating, hands [95%]", "rating, matches [95%]", "hands vs counter / fair",
                   "games", "scale", "minutes"]  # fmt: skip
-        rows = []
-        for rank, name in enumerate(self.agents, 1):
+        out.append(("chart", self.chart_entries(shown)))
+        rows, kinds, ranks = [], [], {name: rank for rank, name in enumerate(self.agents, 1)}
+        for name in self.order():
+            hands, matches = (_rating_text(self.ratings.get(e, {}).get(name)) for e in ("round", "match"))
+            if name not in ranks:  # a reference opponent: rated from the candidates' games against it, not run
+                rows.append([UNRANKED, shown(name), hands, matches, "–", "–", "–", "–"])
+                kinds.append("reference")
+                continue
             run = self.runs[name]
             games = sum(c.get("games", 0) for c in self.cells[name].values())
-            rows.append([str(rank), shown(name), _rating_text(self.ratings.get("round", {}).get(name)),
-                         _rating_text(self.ratings.get("match", {}).get(name)), self._against(name, "counter"),
+            rows.append([str(ranks[name]), shown(name), hands, matches, self._against(name, "counter"),
                          f"{games:,}", f"{run['games_scale']:g}", f"{run['seconds'] / 60:.1f}"])  # fmt: skip
-        out.append(("table", header, rows))
+            kinds.append("")
+        out.append(("table", header, rows, kinds))
         out.append(("p", "Hands vs counter / fair: the candidate's win rate against counter in the other seats over "
                          "its fair share, averaged over the tables it played (1.00 is as good as counter)."))
-        references = [n for e in self.ratings.values() for n in e if n not in self.agents]
-        if references:
-            listed = [f"{shown(n)} {_rating_text(self.ratings.get('round', {}).get(n))}"
-                      for n in dict.fromkeys(references)]  # fmt: skip
-            out.append(("p", "Reference opponents not run as candidates (hand ratings): " + "; ".join(listed) + "."))
+        if "reference" in kinds:
+            out.append(("p", f"{UNRANKED.capitalize()}: a reference opponent of the suite that was not run as a "
+                             "candidate; its ratings come from the candidates' games against it, and it takes no "
+                             "rank."))  # fmt: skip
         for table in suite.tables:
             for episode, title in (("round", "hands"), ("match", "500-point matches")):
                 opponents = [o.name for o in suite.opponents if (not o.tables or table.id in o.tables)
@@ -76,6 +81,18 @@ class Leaderboard:
                 out.append(("table", ["agent"] + [f"vs {shown(o)}" for o in opponents], rows))
         return out
 
+    def order(self) -> list[str]:
+        """Every rated agent, candidates and reference opponents, best hand rating first."""
+        references = [n for e in self.ratings.values() for n in e if n not in self.agents]
+        names = self.agents + list(dict.fromkeys(references))
+        hands = self.ratings.get("round", {})
+        return sorted(names, key=lambda n: -hands[n][0] if n in hands else math.inf)
+
+    def chart_entries(self, shown=str) -> list[tuple[str, float, float, float, bool]]:
+        """(name, hand rating, low, high, ranked) of every agent with a hand rating, best first: the chart."""
+        hands = self.ratings.get("round", {})
+        return [(shown(n), *hands[n], n in self.agents) for n in self.order() if n in hands]
+
     def _against(self, name: str, opponent: str) -> str:
         """The mean over tables of `name`'s hand win rate against `opponent` over its fair share."""
         ratios = [c["win_rate"] / c["fair_share"] for c in self.cells[name].values()
@@ -87,8 +104,10 @@ class Leaderboard:
         in a Markdown renderer (mkdocs, GitHub) and in a terminal."""
         lines = []
         for block in self.blocks(markdown_text):
+            if block[0] == "chart":
+                continue  # the HTML page draws it; the table holds the same ratings
             if block[0] == "table":
-                _, header, rows = block
+                header, rows = block[1], block[2]
                 lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
                 lines += ["| " + " | ".join(row) + " |" for row in rows]
                 lines.append("")
@@ -97,22 +116,93 @@ class Leaderboard:
         return "\n".join(lines)
 
     def html(self) -> str:
-        """The page as one HTML file; every text escaped, and control characters in names shown (`visible`)."""
-        body = []
+        """The page as one styled HTML file: the ratings as a chart with their intervals, the ranking, and each
+        table's cells in a section that opens on a click. Every text is escaped, and control characters in names
+        shown (`visible`); no script."""
+        body, in_section = [], False
         for block in self.blocks(visible):
-            if block[0] == "table":
-                _, header, rows = block
-                head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-                cells = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
-                body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+            kind = block[0]
+            if kind == "h2":
+                body.append(("</details>" if in_section else "") + f"<details><summary>{html.escape(block[1])}"
+                            "</summary>")  # fmt: skip
+                in_section = True
+            elif kind == "chart":
+                body.append(rating_chart(block[1]))
+            elif kind == "table":
+                body.append(_html_table(*block[1:]))
             else:
-                body.append(f"<{block[0]}>{html.escape(block[1])}</{block[0]}>")
-        style = ("body{font-family:sans-serif;max-width:70em;margin:2em auto;padding:0 1em}table{border-collapse:"
-                 "collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
-                 "td:first-child,th:first-child{text-align:left}")  # fmt: skip
+                body.append(f"<{kind}>{html.escape(block[1])}</{kind}>")
+        if in_section:
+            body.append("</details>")
         title = html.escape(f"{visible(self.suite.name)} leaderboard")
-        return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{title}</title>"
-                f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")  # fmt: skip
+        return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+                f"content=\"width=device-width, initial-scale=1\"><title>{title}</title><style>{PAGE_STYLE}</style>"
+                "</head><body>\n" + "\n".join(body) + "\n</body></html>\n")  # fmt: skip
+
+
+#: the rank column of a reference opponent that was not run as a candidate
+UNRANKED = "unranked"
+
+PAGE_STYLE = (
+    "body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1f2328;background:#f6f8fa;margin:0;"
+    "padding:2em 1em}body>*{max-width:960px;margin-left:auto;margin-right:auto}h1{font-size:1.7em;margin-top:0}"
+    "p{color:#454c55}table{border-collapse:collapse;margin:1em auto;width:100%;background:#fff;"
+    "box-shadow:0 1px 3px #0002;border-radius:6px;overflow:hidden}th{background:#24292f;color:#fff;"
+    "font-weight:600}td,th{padding:.45em .8em;text-align:right;white-space:nowrap}tbody tr:nth-child(even)"
+    "{background:#f3f5f7}td:nth-child(-n+2),th:nth-child(-n+2){text-align:left}tr.reference{color:#6e7781;"
+    "font-style:italic}tr.reference td:first-child{font-size:.85em;letter-spacing:.03em}"
+    "details{background:#fff;border-radius:6px;box-shadow:0 1px 3px #0002;margin:.6em auto;padding:.2em 1em}"
+    "summary{cursor:pointer;font-weight:600;padding:.5em 0}details table{box-shadow:none}"
+    ".chart{background:#fff;border-radius:6px;box-shadow:0 1px 3px #0002;padding:.5em;margin:1em auto}"
+    ".chart svg{width:100%;height:auto}"
+)  # fmt: skip
+
+
+def _html_table(header: list[str], rows: list[list[str]], kinds: list[str] | None = None) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    kinds = kinds or [""] * len(rows)
+    cells = "".join(
+        ("<tr class=\"reference\">" if kind else "<tr>") + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+        for row, kind in zip(rows, kinds, strict=True)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>"
+
+
+def rating_chart(entries: Sequence[tuple[str, float, float, float, bool]], width: int = 760) -> str:
+    """An inline SVG of hand ratings: a dot per agent on its 95% interval, best at the top; a reference opponent
+    (not ranked) drawn hollow and grey and labelled unranked. Names are escaped."""
+    if not entries:
+        return ""
+    left, right, row, top = 230, 30, 26, 52
+    low = min(e[2] for e in entries)
+    high = max(e[3] for e in entries)
+    step = next(s for s in (10, 25, 50, 100, 200, 250, 500, 1000) if (high - low) / s <= 8)
+    low, high = math.floor(low / step) * step, math.ceil(high / step) * step
+    high = high if high > low else low + step
+
+    def x(value: float) -> float:
+        return left + (value - low) / (high - low) * (width - left - right)
+
+    height = top + row * len(entries) + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+             'aria-label="hand ratings with 95% intervals" font-family="system-ui,sans-serif" font-size="13">',
+             f'<text x="{left}" y="14" fill="#454c55">hand rating (Bradley-Terry, mean 1000) with its 95% interval'
+             "</text>"]  # fmt: skip
+    for tick in range(int(low), int(high) + 1, step):
+        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{top - 8}" y2="{height - 6}" stroke="#d0d7de"/>'
+                     f'<text x="{x(tick):.1f}" y="{top - 12}" text-anchor="middle" fill="#6e7781">{tick}</text>')
+    for i, (name, rating, lo, hi, ranked) in enumerate(entries):
+        y = top + row * i + row / 2
+        colour = "#0969da" if ranked else "#8c959f"
+        label = html.escape(name if ranked else f"{name} ({UNRANKED})")
+        fill = colour if ranked else "#fff"
+        parts.append(f'<g class="{"ranked" if ranked else "unranked"}"><text x="{left - 10}" y="{y + 4:.1f}" '
+                     f'text-anchor="end" fill="{"#1f2328" if ranked else "#6e7781"}">{label}</text>'
+                     f'<line x1="{x(lo):.1f}" x2="{x(hi):.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="{colour}" '
+                     f'stroke-width="3" stroke-linecap="round"/><circle cx="{x(rating):.1f}" cy="{y:.1f}" r="5" '
+                     f'fill="{fill}" stroke="{colour}" stroke-width="2"/></g>')  # fmt: skip
+    parts.append("</svg>")
+    return '<figure class="chart">' + "".join(parts) + "</figure>"
 
 
 def markdown_text(text: str) -> str:

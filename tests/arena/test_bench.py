@@ -2,6 +2,7 @@
 games, user classes need trust, refusals are reported, the leaderboard ranks and escapes, the command's errors."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -272,3 +273,75 @@ def test_draw_luck_replays_every_game_and_attributes_every_draw(smoke):
     per_deal = np.array(luck["per_deal"])
     assert per_deal.shape == (30, 2 * len(bench.LUCK_FEATURES)) and np.abs(per_deal).sum() > 0
     assert luck["low"] < luck["mean"] < luck["high"]
+
+
+# ------------------------------------------------------------------------------------------ read at a glance
+
+
+def test_compare_ends_with_one_sentence_and_the_trail_only_when_verbose(capsys):
+    argv = ["compare", "counter", "random", "--suite", "uno-bench-smoke", "--table", "classic-2p"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1 and "LLR" not in lines[0], lines
+    assert lines[0].startswith("counter is better than random against counter at classic-2p, by ")
+    assert lines[0].endswith(" s).") and "points of win rate (95% interval" in lines[0]
+    assert main([*argv, "--verbose"]) == 0
+    trail = capsys.readouterr().out.strip().splitlines()
+    assert any("LLR up" in line for line in trail[:-2]) and "fixed-size test" in trail[-1]
+    assert trail[-2].split(" after ")[0] == lines[0].split(" after ")[0]  # the same verdict
+
+
+def test_the_verdict_names_each_decision(smoke):
+    from uno_env.arena.bench_stats import SequentialResult, SequentialTest
+
+    table, test = smoke.tables[0], SequentialTest()
+
+    def said(decision, mean, low, high):
+        result = SequentialResult(decision, 300, mean, low, high, 0.3, 0.0, 0.0, -2.9, 2.9)
+        return bench.verdict(result, "A1", "B1", table, "counter", test, 12.3)
+
+    assert said("B better", -0.05, -0.08, -0.02) == (
+        "B1 is better than A1 against counter at classic-2p, by 5.0 points of win rate (95% interval 2.0 to 8.0), "
+        "after 300 deals (1,200 games, 12 s)."
+    )
+    assert said("no difference", 0.004, -0.01, 0.018).startswith("A1 and B1 do not differ by 3 points")
+    assert said("undecided", 0.01, -0.01, 0.03).startswith("Undecided: A1 - B1 = +1.0 points")
+
+
+def test_every_argument_of_every_subcommand_has_help():
+    parser = bench.build_parser()
+    commands = next(a for a in parser._actions if a.dest == "command")
+    missing = [f"{name} {action.metavar or action.dest}" for name, sub in commands.choices.items()
+               for action in sub._actions if action.dest != "help" and not action.help]  # fmt: skip
+    assert not missing, f"arguments without help: {missing}"
+
+
+def test_the_html_leaderboard_is_one_styled_page_with_a_rating_chart(smoke, greedy_results):
+    """Candidates ranked, the suite's reference opponents marked unranked (in the table and the chart, even above
+    rank 1), the ratings drawn with their intervals, the cell tables folded under their headings."""
+    board = leaderboard([greedy_results], smoke, bootstrap=20)
+    page = board.html()
+    assert "<style>" in page and "<script" not in page and page.count("<table>") == 1 + page.count("<details>")
+    svg = re.search(r"<svg [^>]*>.*?</svg>", page, re.S).group(0)
+    circles = re.findall(r'<circle cx="([\d.]+)"', svg)
+    lines = re.findall(r'<line x1="([\d.]+)" x2="([\d.]+)" y1="([\d.]+)" y2="\3"', svg)  # the intervals
+    rated = board.chart_entries()
+    assert len(circles) == len(lines) == len(rated) >= 2
+    for (x, (lo, hi, _)), entry in zip(zip(circles, lines, strict=True), rated, strict=True):
+        assert float(lo) <= float(x) <= float(hi), entry
+    references = [name for name, *_, ranked in rated if not ranked]
+    assert references and set(references) <= {o.name for o in smoke.opponents}
+    for name in references:
+        assert f"{name} (unranked)" in svg
+        assert re.search(rf'<tr class="reference"><td>unranked</td><td>{re.escape(name)}</td>', page)
+    ranked_rows = re.findall(r"<tr><td>(\d+)</td><td>([^<]+)</td>", page)
+    assert ranked_rows == [("1", "greedy")]
+    markdown = board.markdown()
+    assert "| 1 | greedy |" in markdown and all(f"| unranked | {name} |" in markdown for name in references)
+
+
+def test_a_reference_above_rank_1_is_visibly_not_ranked(smoke):
+    """random as the only candidate: every reference outrates it, and none of them takes rank 1."""
+    board = leaderboard([run_suite("random", smoke)], smoke, bootstrap=0)
+    rows = re.findall(r"^\| (\w+) \| (\w+) \|", board.markdown(), re.M)[1:]
+    assert rows[-1] == ("1", "random") and all(rank == "unranked" for rank, _ in rows[:-1]), rows
