@@ -9,6 +9,7 @@ and the tests all read a name with `parse_agent` and seat it with `make_agent`. 
 | `ppo:VARIANT` | the PPO policy shipped for the variant, for the game's player count |
 | `ppo:FILE.pt` | a policy file written by uno-train (plain data) |
 | `best:VARIANT` | the strongest fast agent shipped for the variant (a network, no search), for the game's players |
+| `dmc:FILE.pt` | a Q-network file written by uno-train-dmc (plain data): its greedy Q-policy |
 | `sb3:MODEL.zip`, `rllib:CHECKPOINT_DIR` | an SB3 model or an RLlib checkpoint: unpickled, so only with `--trust` |
 | `ismcts`, `ismcts-belief`, `seer`, `openspiel-ismcts`, each `:SETTING...` | a search (settings: `search_settings`) |
 | `llm`, `llm:MODEL` | a language model behind an OpenAI-compatible chat server (`UNO_LLM_*`) |
@@ -142,6 +143,16 @@ def _policy(name: AgentName, seed: int | None, trust: bool):
     if name.file:
         return PolicyAgent(name.file, name=name.text, seed=seed)
     return ShippedPolicy(name.shipped, kind=name.kind, seed=seed)
+
+
+def _read_dmc(kind: str, argument: str, caps: Mapping[str, int]) -> dict[str, Any]:
+    return {"file": argument}
+
+
+def _dmc(name: AgentName, seed: int | None, trust: bool):
+    from .dmc_agent import DMCAgent  # a DMC policy file is plain data (weights_only): it never needs trust
+
+    return DMCAgent(name.file, name=name.text, seed=seed)
 
 
 def _sb3(name: AgentName, seed: int | None, trust: bool):
@@ -310,6 +321,7 @@ KINDS: dict[str, Kind] = {
                 _read_shipped_or_file, "required"),
     "best": Kind("policy", "best:VARIANT (the strongest fast agent shipped for a variant: a network, no search)",
                  _policy, _read_shipped, "required"),
+    "dmc": Kind("policy", "dmc:FILE.pt (a Q-network file written by uno-train-dmc)", _dmc, _read_dmc, "required"),
     "sb3": Kind("model", "sb3:MODEL.zip (with --trust)", _sb3, _read_file, "required"),
     "rllib": Kind("model", "rllib:CHECKPOINT_DIR (with --trust)", _rllib, _read_file, "required"),
     "ismcts": Kind("search", f"ismcts{_SEARCH_SETTINGS}[:prior=FILE.pt]", _search, search_settings, "optional",
