@@ -158,7 +158,8 @@ class TableSession:
                 if why is not None:
                     raise ValueError(why)
                 agent_seed = agent_seeds[s] if agent_seeds is not None else seed + s
-                seated[s] = (agent, make_agent(agent, seed=agent_seed, trust=trust))
+                made = make_agent(agent, seed=agent_seed, trust=trust)
+                seated[s] = (named(agent, made), made)
             else:
                 seated[s] = (getattr(agent, "name", type(agent).__name__), agent)
         return cls(game, seat, seated)
@@ -239,6 +240,28 @@ class TableSession:
 
     def prompt(self) -> str:
         return PHASE_PROMPTS.get(self.phase(), "Your decision.")
+
+    def unplayable_reason(self, code: str) -> str:
+        """Why the person cannot play the card `code` from its hand now, in a short line for a screen to say when
+        the card is chosen anyway. Whether a card is playable is the engine's legal mask alone; this only says
+        why, in the terms the seat sees (the top card, the colour, a waiting draw, the phase)."""
+        view = self.view()
+        if view["done"]:
+            return "The game is over."
+        if not self.deciding:
+            return f"Wait: it is {self.who(view['deciding'], False)}'s turn." if self.problem is None else self.problem
+        phase = self.phase()
+        if phase == A.PHASE_DRAWN:
+            return "Only the card you just drew may be played now; or keep it."
+        if phase == A.PHASE_EMOJI:
+            return f"{code} cannot go on the Wild Emoji."
+        if phase != A.PHASE_PLAY:
+            return f"Not now. {self.prompt()}"
+        if view["pending_draw"]:
+            return f"{view['pending_draw']} cards wait to be drawn: stack a card the rules allow on them, or draw."
+        if self.slot(code) < 0:
+            return f"{code} cannot be played now."
+        return f"{code} matches neither the colour ({view['color']}) nor the top card ({view['top']})."
 
     def label(self, action: int, view: dict[str, Any] | None = None, known: dict[str, Any] | None = None) -> Line:
         """What a legal action of the person's decision does, as parts."""
@@ -585,6 +608,13 @@ class TableSession:
             max_steps=int(game.batch.config["max_steps"][0]), agents=agents, result=result_of(game),
             meta={"source": source, "human_seat": self.seat},
         )  # fmt: skip
+
+
+def named(name: str, agent: Any) -> str:
+    """The name a seat goes by: the agent's own when it says more than the name it was made from (`llm` seats
+    the model the environment names, `llm:MODEL`), else the name."""
+    own = getattr(agent, "name", None)
+    return own if isinstance(own, str) and own.startswith(f"{name}:") else name
 
 
 def plain(line: Line) -> str:

@@ -579,6 +579,7 @@ class WebTable:
                 "played": self.played,
                 "reveal": self.reveal,
                 "forehead": {"wrong_guesses": session.knowledge()["wrong_guesses"]},
+                "hand_notes": self.hand_notes(view, actions),
                 "pace": settings.pace,
                 "difficulties": difficulty_levels(settings.variant, settings.players, list(settings.opponents)),
                 "result": self.result() if over else None,
@@ -593,13 +594,21 @@ class WebTable:
                     "target_score": game.rules.target_score if settings.episode == "match" else None,
                     "options": list(settings.options),
                     "opponents": list(settings.opponents),
-                    "seed": self.seed if over else None,  # it tells every hidden card of this game: at its end
+                    # it tells every hidden card of this game: at its end; a string, exact beyond JavaScript's 2^53
+                    "seed": str(self.seed) if over else None,
                 },
                 "agents": page_agents(),
                 "variants": list(VARIANTS),
                 "record": over and records_available(),
                 "replay": replay_available(),
             }
+
+    def hand_notes(self, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, str]:
+        """Why each card of the person's hand that it may not play now cannot be played (`TableSession.
+        unplayable_reason`), by card code: what the page says when such a card is clicked."""
+        playable = {action["name"][5:] for action in actions if action["name"].startswith("play ")}
+        own = view["seats"][self.human]["hand"] or []
+        return {code: self.session.unplayable_reason(code) for code in dict.fromkeys(own) if code not in playable}
 
     def result(self) -> str:
         game = self.game

@@ -186,6 +186,8 @@ def replay_data(
                 unseen[key] = []
                 if viewer is None or step["by"] == viewer:
                     steps[key][-1]["chosen"] = step["action"]  # one's own next action, outlined in one's hand
+            if index:
+                step["says"] = narration(step, agents, n)
             view = table_view(frozen, viewer)
             del view["variant"], view["players"]  # the same in every view: once, at the top
             steps[key].append(step)
@@ -199,7 +201,7 @@ def replay_data(
         if len(names) > 1:  # one view alone: nothing to keep one's place across (nor to tell what it skipped)
             views[key]["skipped"] = skipped[key]
     labels = {None: "Spectator: every card"}
-    labels.update({seat: f"player_{seat}" + (f" ({agents[seat]})" if agents[seat] else "") for seat in range(n)})
+    labels.update({seat: seat_name(seat, agents) for seat in range(n)})
     return {
         "format": "uno-env-replay",
         "version": 2,
@@ -208,13 +210,49 @@ def replay_data(
         "players": n,
         "episode": record["episode"],
         "colors": colors,
-        "seats": [{"name": f"player_{seat}", "agent": agents[seat]} for seat in range(n)],
+        "seats": [{"name": f"Player {seat}", "agent": agents[seat]} for seat in range(n)],
         "viewers": [{"key": key, "label": labels[v]} for v, key in zip(keys, names, strict=True)],
         "moves": moves.values,
         "changes": changes.values,
         "views": views,
         "result": record["result"] if record["result"] is not None else _final_result(before),
     }
+
+
+def seat_name(seat: int, agents: Sequence[str | None]) -> str:
+    """A seat's name as the live table says it: "Player 2 (counter)", "Player 2" when no agent is named."""
+    return f"Player {seat}" + (f" ({agents[seat]})" if agents[seat] else "")
+
+
+#: what a decision does, in the live table's words (`uno_env.play.session`'s narration), by its phase when that
+#: changes the meaning: a colour is named, guessed or given away; passing keeps a drawn card or one's hand
+_SAYS_IN_PHASE = {
+    ("color", "color"): "names {0}",
+    ("guess", "color"): "guesses {0} for its forehead card",
+    ("give", "color"): "gives away every {0} card",
+    ("emoji", "play"): "puts {0} on the Wild Emoji",
+    ("drawn", "play"): "plays the drawn card {0}",
+    ("drawn", "pass"): "keeps the drawn card",
+    ("swap", "pass"): "keeps its hand",
+    ("uno", "pass"): "does not call UNO",
+}
+_SAYS = {"play": "plays {0}", "draw": "draws", "pass": "passes", "color": "names {0}", "uno": "calls UNO!",
+         "challenge": "challenges the Wild Draw Four", "accept": "accepts the Wild Draw Four"}  # fmt: skip
+
+
+def narration(step: dict[str, Any], agents: Sequence[str | None], players: int) -> str:
+    """A step of `replay_data` said as the live table says it: "Player 1 (counter) plays R5", "Player 2 draws, then
+    plays R5" (a draw folded into another seat's step), "Player 0 names red", "... swaps hands with Player 3"."""
+    seat = step["by"]
+    phrases = []
+    for i, action in enumerate(step["action"].split(", then ")):
+        verb, _, argument = action.partition(" ")
+        if verb == "swap":  # "swap +k": the seat k to the left
+            phrases.append(f"swaps hands with {seat_name((seat + int(argument)) % players, agents)}")
+            continue
+        phase = step["phase"] if i == 0 else "play"  # a folded step: what follows a draw is seen as a play
+        phrases.append(_SAYS_IN_PHASE.get((phase, verb), _SAYS.get(verb, action)).format(argument))
+    return f"{seat_name(seat, agents)} {', then '.join(phrases)}"
 
 
 def view_frames(data: dict[str, Any], key: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -383,8 +421,7 @@ PAGE_SUFFIXES = (".html", ".htm")
 
 
 def _who(data: dict[str, Any], seat: int) -> str:
-    agent = data["seats"][seat]["agent"]
-    return f"player_{seat}" + (f" ({agent})" if agent else "")
+    return seat_name(seat, [info["agent"] for info in data["seats"]])
 
 
 def result_text(data: dict[str, Any]) -> str:
@@ -394,20 +431,21 @@ def result_text(data: dict[str, Any]) -> str:
         return ""
     scores = ", ".join(str(score) for score in result["scores"])
     if not result["done"]:
-        return f"the record ends before the game does (scores {scores})"
+        return f"the record ends before the game does (points {scores})"
     if result["truncated"]:
-        return f"cut off at the step limit (scores {scores})"
+        return f"cut off at the step limit (points {scores})"
     names = ", ".join(_who(data, seat) for seat in result["winners"]) or "nobody"
-    return f"{names} {'wins' if len(result['winners']) == 1 else 'win'} · scores {scores}"
+    return f"{names} {'wins' if len(result['winners']) == 1 else 'win'} · points {scores}"
 
 
 def step_caption(data: dict[str, Any], step: dict[str, Any], index: int, last: int) -> str:
-    """What was just done at moment `index` of `last` of a view of `replay_data`: "step 3/41 · player_1 (counter):
-    play R5", "step 0/41 · the deal: <title>"; the last moment adds the result."""
+    """What was just done at moment `index` of `last` of a view of `replay_data`, in the live table's words: "step
+    3/41 · Player 1 (counter) plays R5", "step 0/41 · the deal: <title>"; the last moment adds the result."""
     if step.get("action") is None:
         text = f"step 0/{last} · the deal: {data['title']}"
     else:
-        text = f"step {index}/{last} · {_who(data, step['by'])}: {step['action']}"
+        says = step.get("says") or f"{_who(data, step['by'])}: {step['action']}"
+        text = f"step {index}/{last} · {says}"
     if index == last and data["result"]:
         text += " · " + result_text(data)
     return text

@@ -1,10 +1,11 @@
 /* uno-web: the play page. It draws what the server sends (GET /api/state: the seat's table_view, its legal
  * actions, the narration, and since the seat's last decision the table after each step) and sends the id of the
- * action clicked (POST /api/act); the server decides everything. Cards are drawn by the shared UnoTable
- * (uno_env/static/table.js); the table is drawn here as an oval with the seats around it in turn order, as
- * uno_env/picture.py draws it (you at the bottom, the next seat to your left). Text goes on the page with
- * textContent only. Every POST carries the page's token (the meta uno-token the server put in the page) in the
- * X-Uno-Token header, and an action names its game (the server refuses one meant for another game).
+ * action clicked (POST /api/act); the server decides everything. The cards and the table (an oval with the seats
+ * round it in turn order, you at the bottom, the next seat to your left) are drawn by the shared UnoTable
+ * (uno_env/static/table.js), the same table the replays show. A card is played by clicking it in your hand, a
+ * colour chosen on its swatch; a click on a card you may not play says why (the server's words). Text goes on
+ * the page with textContent only. Every POST carries the page's token (the meta uno-token the server put in the
+ * page) in the X-Uno-Token header, and an action names its game (the server refuses one meant for another game).
  *
  * When an agent's model fails (`stalled`), the page says why and offers to ask it again or to let it play its
  * fallback move (POST /api/resume).
@@ -132,124 +133,52 @@
 
   function title(state) {
     var g = state.game;
-    var text = "UNO " + g.variant + " \u00b7 " + g.players + " players \u00b7 " +
-      (g.episode === "match" ? "a match to " + g.target_score : "a round") + " \u00b7 game " + g.number;
-    if (g.options.length) text += " \u00b7 " + g.options.join(", ");
-    return text;
+    return "UNO " + g.variant + " \u00b7 " + g.players + " players \u00b7 " +
+      (g.episode === "match" ? "a match to " + g.target_score : "a round");
+  }
+
+  /* The game's details: its number, rules, seats and, once it is over, its seed (a string: exact to the last digit,
+     as JavaScript numbers are not beyond 2^53), with which the game can be dealt again. */
+  function renderDetails(state) {
+    var g = state.game;
+    var rows = [
+      ["game", "number " + g.number + " at this table"],
+      ["variant", g.variant + ", " + g.players + " players, " + (g.episode === "match" ? "a match to " +
+        g.target_score : "a round")],
+      ["rule options", g.options.length ? g.options.join(", ") : "the variant's own"],
+      ["your seat", String(g.seat)],
+      ["opponents", g.opponents.join(", ")],
+      ["seed", g.seed !== null ? g.seed : "shown when the game is over (it tells every hidden card)"],
+    ];
+    var list = $("details-list");
+    list.textContent = "";
+    rows.forEach(function (row) {
+      list.appendChild(el("dt", "", row[0]));
+      var value = el("dd", "", row[1]);
+      if (row[0] === "seed") {
+        value.id = "game-seed";
+        value.setAttribute("data-seed", g.seed !== null ? g.seed : "");
+      }
+      list.appendChild(value);
+    });
   }
 
   function smallCard(code, colors) {
     var card = UnoTable.card(code, colors, { size: "small" });
-    card.classList.add("web-mini");
+    card.classList.add("uno-mini");
     return card;
   }
 
   /* ------------------------------------------------------------------------------------------ the oval table */
-  function seatPlace(node, k, n) {
-    var angle = Math.PI / 2 + (2 * Math.PI * k) / n; // 0: you at the bottom; then to your left, round the table
-    var cos = Math.cos(angle).toFixed(4);
-    var sin = Math.sin(angle).toFixed(4);
-    node.style.left = "calc(50% + (50% - 100px) * " + cos + ")";
-    node.style.top = "calc(50% + (50% - 62px) * " + sin + ")";
-  }
-
-  function seatBox(state, view, seat, revealed, played, actor) {
-    var box = el("div", "web-seat");
-    box.setAttribute("data-seat", String(seat.seat));
-    if (seat.deciding) box.classList.add("web-deciding");
-    if (seat.winner && view.done) box.classList.add("web-winner");
-    if (actor === seat.seat) box.classList.add("web-acting");
-    var head = el("div", "web-seat-head");
-    var name = el("span", "web-seat-name", state.names[seat.seat]);
-    name.title = name.textContent;
-    head.appendChild(name);
-    var mark = seat.winner && view.done ? "winner" : seat.deciding ? "to decide" : "";
-    if (mark) head.appendChild(el("span", "web-badge", mark));
-    box.appendChild(head);
-    box.appendChild(el("div", "web-seat-facts", seat.count + (seat.count === 1 ? " card" : " cards") +
-      " \u00b7 score " + seat.score));
-    var cards = el("div", "web-seat-cards");
-    if (revealed) {
-      cards.classList.add("web-revealed");
-      revealed.hand.forEach(function (code) {
-        cards.appendChild(smallCard(code, state.colors));
-      });
-      if (!revealed.hand.length) cards.appendChild(el("span", "web-hint", "no cards"));
-    } else if (!seat.you) {
-      for (var i = 0; i < Math.min(seat.count, MAX_BACKS); i++) {
-        var back = UnoTable.back(state.colors, { size: "small" });
-        back.classList.add("web-mini");
-        cards.appendChild(back);
-      }
-      if (seat.count > MAX_BACKS) cards.appendChild(el("span", "web-hint", "+" + (seat.count - MAX_BACKS)));
-    }
-    if (!seat.you || revealed) box.appendChild(cards);
-    var foreheads = revealed ? revealed.foreheads : seat.foreheads;
-    if (foreheads && foreheads.length && !(seat.you && !revealed)) {
-      var fore = el("div", "web-seat-fore", "forehead ");
-      foreheads.forEach(function (code) {
-        fore.appendChild(code === null ? UnoTable.back(state.colors, { mark: "?", size: "small" }) : smallCard(code, state.colors));
-      });
-      box.appendChild(fore);
-    }
-    if (revealed) box.appendChild(el("div", "web-points", revealed.points + (revealed.points === 1 ? " point" : " points")));
-    if (played && played.seat === seat.seat) box.classList.add("web-last-player");
-    return box;
-  }
-
-  function middle(state, view, played) {
-    var node = el("div", "web-middle");
-    var pile = el("div", "web-pile");
-    pile.appendChild(UnoTable.back(state.colors, { size: "large" }));
-    pile.appendChild(el("span", "web-caption", "draw pile " + view.pile));
-    node.appendChild(pile);
-    var top = el("div", "web-pile web-top");
-    if (view.top) top.appendChild(UnoTable.card(view.top, state.colors, { size: "large" }));
-    var by = el("span", "web-caption web-played-by");
-    by.id = "played-by";
-    if (played && played.card === view.top) {
-      by.textContent = played.seat === view.viewer ? "played by you" : "played by " + state.names[played.seat];
-      by.setAttribute("data-seat", String(played.seat));
-    } else {
-      by.textContent = "the first card";
-    }
-    top.appendChild(by);
-    node.appendChild(top);
-    var facts = el("div", "web-facts");
-    var colour = el("div", "web-fact");
-    if (view.color) {
-      colour.appendChild(UnoTable.chip(view.color));
-      colour.appendChild(document.createTextNode(" " + view.color));
-    } else {
-      colour.textContent = "colour to choose";
-    }
-    facts.appendChild(colour);
-    facts.appendChild(el("div", "web-fact", view.direction === 1 ? "\u21bb to the left" : "\u21ba to the right"));
-    if (view.pending_draw) facts.appendChild(el("div", "web-fact web-pending", "draw +" + view.pending_draw + " waits"));
-    facts.appendChild(el("div", "web-fact web-hint", "round " + view.round));
-    node.appendChild(facts);
-    return node;
-  }
-
+  /* The table as your seat sees it: UnoTable.table (uno_env/static/table.js), the one drawing the replays use too;
+     your hand is drawn below it (#hand), and at the game's end the hands are laid down where the seats sit. */
   function renderTable(state, view, played, actor, reveal) {
     var box = $("table");
     box.textContent = "";
-    box.setAttribute("data-players", String(view.players));
-    box.appendChild(el("div", "web-felt"));
-    var n = view.players;
-    var showHands = reveal && view.done; // the game is over: the seats lay their cards down where they sit
-    for (var k = 0; k < n; k++) {
-      var seat = view.seats[(view.viewer + k) % n];
-      var revealed = showHands ? reveal.seats[seat.seat] : null;
-      var node = seatBox(state, view, seat, seat.you ? null : revealed, played, actor);
-      if (seat.you) {
-        node.classList.add("web-own");
-        if (showHands) node.appendChild(el("div", "web-points", reveal.seats[seat.seat].points + " points"));
-      }
-      seatPlace(node, k, n);
-      box.appendChild(node);
-    }
-    box.appendChild(middle(state, view, played));
+    var showHands = reveal && view.done;
+    box.appendChild(UnoTable.table(view, state.colors, {
+      names: state.names, played: played, actor: actor, reveal: showHands ? reveal.seats : null, handElsewhere: true,
+    }));
   }
 
   /* A round ended while the match goes on: every hand as it was scored, face up. */
@@ -264,40 +193,61 @@
       var row = el("div", "web-reveal-row");
       row.setAttribute("data-seat", String(seat.seat));
       row.appendChild(el("span", "web-reveal-name", state.names[seat.seat]));
-      var cards = el("span", "web-seat-cards web-revealed");
+      var cards = el("span", "uno-seat-cards uno-revealed");
       seat.hand.concat(seat.foreheads).forEach(function (code) {
-        cards.appendChild(smallCard(code, state.colors));
+          cards.appendChild(smallCard(code, state.colors));
       });
       if (!seat.hand.length && !seat.foreheads.length) cards.appendChild(el("span", "web-hint", "no cards"));
       row.appendChild(cards);
-      row.appendChild(el("span", "web-points", seat.points + (seat.points === 1 ? " point" : " points")));
+      row.appendChild(el("span", "uno-hand-worth", "cards worth " + seat.points));
       box.appendChild(row);
     });
   }
 
   /* ------------------------------------------------------------------------------------------ your seat */
+  /* The card code an action plays ("play R5", the card drawn, a card put on a Wild Emoji), or null. */
+  function cardOfAction(name) {
+    var match = /^play (\S+)$/.exec(name);
+    return match ? match[1] : null;
+  }
+
+  function capital(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  /* The decision's buttons. A card is played by clicking it in your hand (no button repeats it); a colour is
+     chosen on its swatch; the other choices (draw, keep, challenge, call UNO, swap with ...) are buttons. */
   function renderActions(state, final) {
     var box = $("actions");
     box.textContent = "";
+    box.classList.remove("web-colours");
     if (!final) return;
     if (state.stalled) {
       renderResume(state.stalled, box);
       return;
     }
+    var hand = state.view.seats[state.view.viewer].hand || [];
+    var swatches = state.actions.filter(function (action) { return colorOfAction(action.name) !== null; });
+    box.classList.toggle("web-colours", swatches.length > 0);
     state.actions.forEach(function (action) {
-      var button = el("button", "web-action");
+      var code = cardOfAction(action.name);
+      if (code !== null && hand.indexOf(code) >= 0) return; // played from the hand
+      var color = colorOfAction(action.name);
+      var button = el("button", color ? "web-action web-swatch" : "web-action");
       button.type = "button";
       button.setAttribute("data-action-id", String(action.id));
       button.setAttribute("data-action", action.name);
-      button.title = action.label + " (action " + action.id + ")";
-      var color = colorOfAction(action.name);
+      button.title = action.label;
       if (color) {
-        button.appendChild(UnoTable.chip(color));
-      } else if (/^play /.test(action.name)) {
-        button.appendChild(UnoTable.card(action.name.slice(5), state.colors, { size: "small" }));
+        var swatch = UnoTable.chip(color);
+        swatch.classList.add("web-swatch-colour");
+        button.appendChild(swatch);
+        button.appendChild(el("span", "web-swatch-name", capital(action.label)));
+        button.setAttribute("aria-label", action.label);
+      } else {
+        if (code !== null) button.appendChild(smallCard(code, state.colors));
+        button.appendChild(el("span", "web-action-name", action.label));
       }
-      button.appendChild(el("span", "web-action-name", action.name));
-      if (action.label && action.label !== action.name) button.appendChild(el("span", "web-action-label", action.label));
       button.addEventListener("click", function () {
         act(action.id);
       });
@@ -320,36 +270,57 @@
     });
   }
 
+  /* Your hand, each card a button: one you may play now is lifted and outlined, and a click plays it; a click on
+     another says in a line why it cannot be played (the server's reason: `hand_notes`). */
   function renderHand(state, view, final) {
     var box = $("hand");
     box.textContent = "";
+    note(null);
     var me = view.seats[view.viewer];
     var playable = {};
     if (final) {
       state.actions.forEach(function (action) {
-        if (/^play /.test(action.name)) playable[action.name.slice(5)] = action.id;
+        var code = cardOfAction(action.name);
+        if (code !== null) playable[code] = action;
       });
     }
     box.classList.toggle("web-choosing", Object.keys(playable).length > 0);
     if (!me.hand.length) box.appendChild(el("span", "web-hint", "no cards"));
     me.hand.forEach(function (code) {
-      var face = UnoTable.card(code, state.colors, { size: "large" });
+      var wrap = el("button", "web-hand-card");
+      wrap.type = "button";
+      wrap.setAttribute("data-code", code);
+      wrap.appendChild(UnoTable.card(code, state.colors, { size: "large" }));
       if (own(playable, code)) {
-        var wrap = el("button", "web-playable");
-        wrap.type = "button";
-        wrap.title = "play " + code;
-        wrap.appendChild(face);
+        var action = playable[code];
+        wrap.classList.add("web-playable");
+        wrap.setAttribute("data-action-id", String(action.id));
+        wrap.setAttribute("data-action", action.name);
+        wrap.title = action.label;
         wrap.addEventListener("click", function () {
-          act(playable[code]);
+          act(action.id);
         });
-        box.appendChild(wrap);
       } else {
-        box.appendChild(face);
+        wrap.title = code + ": not playable now";
+        wrap.setAttribute("aria-disabled", "true");
+        wrap.addEventListener("click", function () {
+          var notes = final && state.hand_notes ? state.hand_notes : {};
+          note(own(notes, code) ? notes[code] : "Wait: the other players are still playing.");
+        });
       }
+      box.appendChild(wrap);
     });
-    $("you-facts").textContent = state.names[view.viewer] + " \u00b7 " + me.count + (me.count === 1 ? " card" : " cards") +
-      " \u00b7 score " + me.score;
+    var points = me.score === 1 ? "1 point" : me.score + " points";
+    $("you-facts").textContent = state.names[view.viewer] + " \u00b7 " + me.count +
+      (me.count === 1 ? " card" : " cards") + " \u00b7 " + points;
     renderForehead(state, me);
+  }
+
+  /* A short line under your hand (why a card cannot be played); null clears it. */
+  function note(text) {
+    var line = $("hand-note");
+    line.textContent = text || "";
+    line.hidden = !text;
   }
 
   /* Your forehead cards: backs marked "?", each with the colours you guessed wrong for it (your observation). */
@@ -498,8 +469,8 @@
     var result = $("result");
     var over = final && (state.result || state.problem);
     result.hidden = !over;
-    result.textContent = !over ? "" : state.problem ||
-      ((state.result || "") + (state.game.seed !== null ? " (seed " + state.game.seed + ")" : ""));
+    result.textContent = !over ? "" : state.problem || state.result || "";
+    if (final) renderDetails(state);
     $("save").hidden = !(final && state.record);
     $("open-record").hidden = !state.replay;
     var prompt = $("prompt");

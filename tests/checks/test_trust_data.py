@@ -356,5 +356,5 @@ def test_the_viewer_ignores_prototype_names_in_its_address(record, tmp_path, vie
     path = Replay(record).save_html(tmp_path / "game.html")
     run = headless_dom(f"{path.as_uri()}#step=2&view={view}")
     assert f"decision 2 / {len(record['actions'])}" in run.stdout, run.stderr[-2000:]
-    assert "Decision 2: player_" in run.stdout
+    assert "Decision 2: Player " in run.stdout
     assert len(re.findall(r'class="uno-seat(?: [^"]*)?"', run.stdout)) == 2  # the table is drawn (the first view)

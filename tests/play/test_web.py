@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from web_client import (  # tests/play/web_client.py
     check_screenshot,
+    first_action,
     missing_browser,
     need,
     page_client,
@@ -77,7 +78,7 @@ def test_every_answer_is_the_seats_table_view_and_the_seed_and_record_come_only_
         steps += 1
         assert steps < 500
     assert state["view"] == table_view(game, 1) and state["actions"] == []
-    assert state["result"].startswith("Game over") and state["game"]["seed"] == 4
+    assert state["result"].startswith("Game over") and state["game"]["seed"] == "4"
     assert state["log"][0].startswith("Round 1:") and "Traceback" not in "\n".join(state["log"])
     saved = client.get("/api/record")
     assert saved.status_code == 200 and "attachment" in saved.headers["Content-Disposition"]
@@ -288,18 +289,18 @@ def test_a_whole_game_played_by_clicking_in_the_browser(server, chrome):
     clicks = 0
     while body.get_attribute("data-done") != "true":
         seen = int(body.get_attribute("data-rendered"))
-        buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
-        assert buttons, browser.find_element(By.ID, "error").text or "no legal action buttons"
-        buttons[0].click()
+        button = first_action(browser)  # a card of the hand or a button
+        assert button, browser.find_element(By.ID, "error").text or "no legal action offered"
+        button.click()
         wait_for(lambda seen=seen: int(body.get_attribute("data-rendered")) > seen or error_text(browser),
                  what="the table after a click")  # fmt: skip
         assert not browser.find_element(By.ID, "error").text
         clicks += 1
         assert clicks < 400
     result = browser.find_element(By.ID, "result").text
-    assert "Game over" in result and "seed 11" in result
+    assert "Game over" in result and browser.find_element(By.ID, "game-seed").get_attribute("textContent") == "11"
     assert browser.find_element(By.ID, "save").is_displayed()
-    assert browser.find_elements(By.CSS_SELECTOR, ".web-seat.web-winner")
+    assert browser.find_elements(By.CSS_SELECTOR, ".uno-seat.uno-winner")
     shot = SCREENSHOTS / "uno-web-game-over.png"
     browser.save_screenshot(str(shot))
     check_screenshot(shot)
@@ -339,7 +340,7 @@ def test_a_saved_record_is_replayed_from_an_uploaded_file(server, chrome, tmp_pa
         following.click()
     assert counter.text.startswith("decision 3 /")
     assert "Decision 3" in browser.find_element(By.CSS_SELECTOR, ".uno-action").text
-    assert len(browser.find_elements(By.CSS_SELECTOR, ".uno-hand .uno-card")) >= 10  # the spectator sees the hands
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".uno-seat-cards .uno-card")) >= 10  # the spectator sees all
     shot = SCREENSHOTS / "uno-web-replay.png"
     browser.save_screenshot(str(shot))
     check_screenshot(shot, min_colours=25)
@@ -363,7 +364,7 @@ def test_the_page_says_why_an_agent_waits_and_offers_to_retry_or_fall_back(flaky
         browser.get(url + "/")
         body = browser.find_element(By.TAG_NAME, "body")
         wait_for(lambda: int(body.get_attribute("data-rendered")) >= 1, what="the first table")
-        browser.find_element(By.CSS_SELECTOR, "#actions button[data-action='play R5']").click()
+        browser.find_element(By.CSS_SELECTOR, "#hand .web-playable[data-action='play R5']").click()
         prompt = browser.find_element(By.ID, "prompt")
         wait_for(lambda: "could not decide" in prompt.text, what="the agent's failure", page=browser)
         assert prompt.text == f"Player 1 (llm) could not decide: {DOWN}" and not error_text(browser)

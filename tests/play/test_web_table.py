@@ -15,6 +15,7 @@ import pytest
 from web_client import (  # tests/play/web_client.py
     check_screenshot,
     element_box,
+    first_action,
     missing_browser,
     need,
     page_client,
@@ -247,8 +248,9 @@ def card_rgb(code: str, colors) -> tuple[int, int, int]:
 #: what the paced test reads of the page each time it looks
 SAMPLE = """var body = document.body;
 return [Number(body.getAttribute("data-frame-at")), document.querySelectorAll("#since li").length,
-  (document.getElementById("played-by") || {}).textContent || "", body.getAttribute("data-animating") === "true",
-  document.querySelectorAll("#actions button").length, Number(body.getAttribute("data-rendered"))]"""
+  (document.querySelector(".uno-played-by") || {}).textContent || "", body.getAttribute("data-animating") === "true",
+  document.querySelectorAll("#actions button, #hand .web-playable").length,
+  Number(body.getAttribute("data-rendered"))]"""
 
 
 def no_policy_violations(browser):
@@ -265,9 +267,9 @@ def test_a_paced_game_around_an_oval_table(chrome, tmp_path):
         # the seats around an oval: you at the bottom, then each next seat to your left, clockwise on the screen
         area = element_box(by_css(browser, "#table")[0])
         cx, cy = (area[0] + area[2]) / 2, (area[1] + area[3]) / 2
-        rx, ry = (area[2] - area[0]) / 2 - 100, (area[3] - area[1]) / 2 - 62
+        rx, ry = (area[2] - area[0]) / 2 - 102, (area[3] - area[1]) / 2 - 62  # a seat's half width and 4 px in
         seats = {}
-        for node in by_css(browser, "#table .web-seat"):
+        for node in by_css(browser, "#table .uno-seat"):
             left, top, right, bottom = element_box(node)
             x, y = (left + right) / 2 - cx, (top + bottom) / 2 - cy
             assert abs((x / rx) ** 2 + (y / ry) ** 2 - 1) < 0.05, (x, y)  # on the ellipse
@@ -277,9 +279,9 @@ def test_a_paced_game_around_an_oval_table(chrome, tmp_path):
         # your hand, drawn once: in your own place below the table, not again at the table
         hand = state["view"]["seats"][0]["hand"]
         assert [card.get_attribute("data-code") for card in by_css(browser, "#hand .uno-card")] == hand
-        assert not by_css(browser, "#table .web-own .uno-card")
+        assert not by_css(browser, "#table .uno-you .uno-card")
         # one click: your move at once, then each agent's turn shown in turn, about 0.3 s apart
-        plays = [b for b in by_css(browser, "#actions button") if b.get_attribute("data-action").startswith("play")]
+        plays = by_css(browser, "#hand .web-playable")  # a card is played by clicking it in the hand
         button = plays[0]
         seen = body_number(browser, "data-rendered")
         button.click()
@@ -307,20 +309,20 @@ def test_a_paced_game_around_an_oval_table(chrome, tmp_path):
         assert len(items) == len(answer["since"])
         for item, entry in zip(items, answer["since"], strict=True):
             codes = [part["card"] for part in entry.get("parts", []) if isinstance(part, dict) and "card" in part]
-            cards = item.find_elements("css selector", ".uno-card.web-mini")
+            cards = item.find_elements("css selector", ".uno-card.uno-mini")
             assert [card.get_attribute("data-code") for card in cards] == codes
             assert item.get_attribute("data-kind") == entry["kind"]
-        assert by_css(browser, "#since li[data-kind='play'] .uno-card.web-mini")
+        assert by_css(browser, "#since li[data-kind='play'] .uno-card.uno-mini")
         # the top card, in its colour on the screenshot, with who played it under it
         shot = tmp_path / "table.png"
         browser.save_screenshot(str(shot))
         image = check_screenshot(shot)
-        top = by_css(browser, ".web-top .uno-card")[0]
+        top = by_css(browser, ".uno-top .uno-card")[0]
         code = top.get_attribute("data-code")
         assert code == answer["view"]["top"]
         assert share_of_colour(image, element_box(top), card_rgb(code, answer["colors"])) > 0.2
         played = answer["played"]
-        caption = by_css(browser, "#played-by")[0].text
+        caption = by_css(browser, ".uno-played-by")[0].text
         assert caption == ("played by you" if played["seat"] == 0 else f"played by {answer['names'][played['seat']]}")
         no_policy_violations(browser)
 
@@ -330,12 +332,12 @@ def test_the_hands_turn_face_up_at_the_end_of_the_round(chrome, tmp_path):
     app = make_app("--players", "3", "--opponents", "counter", "--seed", "8")
     with served(app) as url:
         load(browser, url)
-        assert not by_css(browser, ".web-revealed") and not by_css(browser, "#table .web-points")
-        others = by_css(browser, "#table .web-seat:not(.web-own) .web-seat-cards .uno-card")
+        assert not by_css(browser, ".uno-revealed") and not by_css(browser, "#table .uno-hand-worth")
+        others = by_css(browser, "#table .uno-seat:not(.uno-you) .uno-seat-cards .uno-card")
         assert others and all("uno-back" in card.get_attribute("class") for card in others)  # face down
         clicks = 0
         while by_css(browser, "body")[0].get_attribute("data-done") != "true":
-            click_and_settle(browser, by_css(browser, "#actions button")[0])
+            click_and_settle(browser, first_action(browser))
             clicks += 1
             assert clicks < 300
         game = table(app).game
@@ -344,11 +346,11 @@ def test_the_hands_turn_face_up_at_the_end_of_the_round(chrome, tmp_path):
         browser.save_screenshot(str(shot))
         image = check_screenshot(shot)
         for seat in (1, 2):
-            box = by_css(browser, f"#table .web-seat[data-seat='{seat}']")[0]
-            faces = box.find_elements("css selector", ".web-revealed .uno-card")
+            box = by_css(browser, f"#table .uno-seat[data-seat='{seat}']")[0]
+            faces = box.find_elements("css selector", ".uno-revealed .uno-card")
             assert [card.get_attribute("data-code") for card in faces] == hands[seat]
-            assert box.find_element("css selector", ".web-points").text.startswith(
-                f"{sum(points[code] for code in hands[seat])} point")
+            assert box.find_element("css selector", ".uno-hand-worth").text.startswith(
+                f"cards worth {sum(points[code] for code in hands[seat])}")
             frame = element_box(box)
             for card in faces:  # drawn inside its seat's place, in its colour
                 left, top, right, bottom = element_box(card)
@@ -356,7 +358,7 @@ def test_the_hands_turn_face_up_at_the_end_of_the_round(chrome, tmp_path):
                 code = card.get_attribute("data-code")
                 if not code.startswith("W"):
                     assert share_of_colour(image, element_box(card), card_rgb(code, game.rules.colors)) > 0.15
-        assert by_css(browser, ".web-seat.web-winner")
+        assert by_css(browser, ".uno-seat.uno-winner")
         no_policy_violations(browser)
 
 
@@ -368,7 +370,7 @@ def test_a_match_shows_the_hands_of_a_round_that_ended(chrome):
         assert not by_css(browser, "#reveal")[0].is_displayed()
         clicks = 0
         while not by_css(browser, "#reveal")[0].is_displayed():
-            click_and_settle(browser, by_css(browser, "#actions button")[0])
+            click_and_settle(browser, first_action(browser))
             clicks += 1
             assert clicks < 300 and by_css(browser, "body")[0].get_attribute("data-done") != "true"
         reveal = table(app).state()["reveal"]
@@ -377,8 +379,8 @@ def test_a_match_shows_the_hands_of_a_round_that_ended(chrome):
         for row, seat in zip(rows, reveal["seats"], strict=True):
             codes = [card.get_attribute("data-code") for card in row.find_elements("css selector", ".uno-card")]
             assert codes == seat["hand"] + seat["foreheads"]
-            assert row.find_element("css selector", ".web-points").text.startswith(f"{seat['points']} point")
-        click_and_settle(browser, by_css(browser, "#actions button")[0])
+            assert row.find_element("css selector", ".uno-hand-worth").text == f"cards worth {seat['points']}"
+        click_and_settle(browser, first_action(browser))
         assert by_css(browser, "#reveal")[0].is_displayed() == (table(app).state()["reveal"] is not None)
 
 
@@ -410,7 +412,7 @@ def test_choosing_a_difficulty(chrome, tmp_path):
             ["easy", "naive"], ["medium", "counter"], ["hard", "best:classic"]]  # fmt: skip
         for level, agent in (("medium", "counter"), ("hard", "best:classic"), ("easy", "naive")):
             click_and_settle(browser, by_css(browser, f"#levels button[data-level='{level}']")[0])
-            names = [node.text for node in by_css(browser, "#table .web-seat:not(.web-own) .web-seat-name")]
+            names = [node.text for node in by_css(browser, "#table .uno-seat:not(.uno-you) .uno-seat-name")]
             assert names == [f"Player 1 ({agent})"]
             pressed = [b.get_attribute("data-level") for b in by_css(browser, "#levels button[aria-pressed='true']")]
             assert pressed == [level] and table(app).settings.opponents == [agent]
@@ -429,11 +431,11 @@ def test_choosing_a_difficulty(chrome, tmp_path):
         opponents.clear()
         opponents.send_keys("ismcts:30 naive")
         click_and_settle(browser, browser.find_element("id", "start"))
-        names = [node.text for node in by_css(browser, "#table .web-seat:not(.web-own) .web-seat-name")]
+        names = [node.text for node in by_css(browser, "#table .uno-seat:not(.uno-you) .uno-seat-name")]
         assert names == ["Player 1 (ismcts:30)", "Player 2 (naive)"]
         hard = by_css(browser, "#levels button[data-level='hard']")[0]
         assert not hard.is_enabled() and "shipped for 2 and 4 players" in hard.get_attribute("title")
-        assert len(by_css(browser, "#table .web-seat")) == 3
+        assert len(by_css(browser, "#table .uno-seat")) == 3
         no_policy_violations(browser)
 
 
@@ -442,9 +444,10 @@ def test_the_screenshots_on_docs_web_are_remade_by_their_script(chrome, tmp_path
 
     browser = need(chrome)
     shots = make_screenshots(tmp_path, browser)
-    assert sorted(path.name for path in shots.values()) == ["web-round-end.png", "web-table.png"]
+    assert sorted(path.name for path in shots.values()) == ["web-phone.png", "web-round-end.png", "web-table.png"]
+    check_screenshot(shots["phone"], min_size=(390, 844))
     table_image, end_image = (check_screenshot(shots[name]) for name in ("table", "round_end"))
-    left, top, right, bottom = element_box(by_css(browser, ".web-felt")[0])  # the page of the last picture
+    left, top, right, bottom = element_box(by_css(browser, ".uno-felt")[0])  # the page of the last picture
     x, y = (left + right) / 2 - 0.6 * (right - left) / 2, (top + bottom) / 2 - 0.6 * (bottom - top) / 2
     between = (round(x) - 10, round(y) - 6, round(x) + 10, round(y) + 6)  # the felt, between the seats and the pile
     for image in (table_image, end_image):

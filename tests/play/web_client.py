@@ -62,6 +62,9 @@ def need(chrome):
     return chrome
 
 
+MIN_WINDOW_WIDTH = 500  # Chromium's narrowest window: a narrower screen is emulated
+
+
 def start_chromium(width: int = 1200, height: int = 900):
     """Headless Chromium driven by Selenium, its console logged (CSP violations show there)."""
     from selenium import webdriver
@@ -75,6 +78,9 @@ def start_chromium(width: int = 1200, height: int = 900):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(30)
+    if width < MIN_WINDOW_WIDTH:  # a phone: the page's viewport set as a phone's (a window is never this narrow)
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})  # fmt: skip
     return driver
 
 
@@ -112,3 +118,18 @@ def share_of_colour(image: Image.Image, box, rgb, tolerance: int = 40) -> float:
     pixels = np.asarray(image.crop(box).convert("RGB")).astype(int)
     close = (np.abs(pixels - np.array(rgb)) <= tolerance).all(axis=-1)
     return float(close.mean())
+
+
+#: the page's element of the lowest legal action id: a card in the hand or a button (the order the engine lists them)
+_FIRST_ACTION = """var best = null;
+document.querySelectorAll("#hand [data-action-id], #actions [data-action-id]").forEach(function (node) {
+  if (!best || Number(node.getAttribute("data-action-id")) < Number(best.getAttribute("data-action-id"))) best = node;
+});
+if (best) best.scrollIntoView({block: "center"});
+return best;"""
+
+
+def first_action(browser):
+    """The page's first legal action (`state["actions"][0]`): a playable card of the hand or a button; None when
+    the page offers none."""
+    return browser.execute_script(_FIRST_ACTION)

@@ -463,4 +463,4 @@ def test_the_page_runs_in_a_browser_and_opens_at_the_step_and_view_of_its_addres
     last = len(replay_data(narwhal_record)["views"]["1"]["steps"]) - 1  # seat 1's own moments
     assert f"decision 5 / {last}" in dom, run.stderr[-2000:]
     assert dom.count('class="uno-seat uno-you') == 1 and 'class="uno-card uno-card-' in dom
-    assert "Decision 5: player_" in dom
+    assert "Decision 5: Player " in dom

@@ -28,6 +28,7 @@ from uno_env.replay import (
     Replay,
     _played_card,
     checked_link,
+    narration,
     replay_data,
     replay_frames,
     replay_html,
@@ -85,10 +86,12 @@ def test_each_spectator_picture_is_the_table_under_a_caption_of_what_was_just_do
         seat = steps[index]["by"]
         caption = step_caption(data, steps[index], index, last)
         action = names[record["actions"][index - 1]]
-        assert caption.startswith(f"step {index}/{last} · player_{seat} ({record['agents'][seat]}): {action}")
+        assert caption.startswith(f"step {index}/{last} · Player {seat} ({record['agents'][seat]}) ")  # as it is said
+        assert caption.split(" · ")[1] == narration({"by": seat, "action": action, "phase": steps[index]["phase"]},
+                                                    record["agents"], 3)  # fmt: skip
     ending = step_caption(data, steps[-1], last, last)
     scores = ", ".join(map(str, record["result"]["scores"]))
-    assert ending.endswith(f"· the record ends before the game does (scores {scores})")
+    assert ending.endswith(f"· the record ends before the game does (points {scores})")
     # The captions differ where the steps do: the strip is drawn from the caption, not a fixed banner.
     strips = {frame[:CAPTION_HEIGHT].tobytes() for frame in frames}
     assert len(strips) == len(frames)
@@ -299,13 +302,15 @@ def test_the_page_follows_its_address_after_loading_and_its_move_list_jumps(reco
     moves = chrome.find_elements(By.CSS_SELECTOR, ".uno-moves li")
     assert len(moves) == last + 1 and moves[0].text == "the deal"
     names = Game("unocorns", 3).action_names
-    assert moves[5].text.endswith(names[record["actions"][4]]) and "(" in moves[5].text
+    data = replay_data(record)
+    said = data["moves"][data["views"]["all"]["steps"][5]]["says"]  # in the live table's words
+    assert moves[5].text == said and said.startswith("Player ") and names[record["actions"][4]].split()[-1] in said
     assert "uno-current" in moves[0].get_attribute("class")
 
     chrome.execute_script("location.hash = '#step=7&view=all'")  # after the page has loaded: hashchange
     wait.until(lambda d: shown_step(d) == f"decision 7 / {last}")
     assert "uno-current" in moves[7].get_attribute("class") and "uno-current" not in moves[0].get_attribute("class")
-    assert "Decision 7: player_" in chrome.find_element(By.CSS_SELECTOR, ".uno-action").text
+    assert "Decision 7: Player " in chrome.find_element(By.CSS_SELECTOR, ".uno-action").text
 
     moves[12].find_element(By.TAG_NAME, "button").click()
     wait.until(lambda d: shown_step(d) == f"decision 12 / {last}")

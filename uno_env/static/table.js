@@ -17,7 +17,7 @@
   "use strict";
 
   var FACES = readFaces();
-  var MAX_BACKS = 24; // a hidden hand is drawn as at most this many backs, then "+k"
+  var MAX_BACKS = 12; // a hidden hand is drawn as at most this many backs, then "+k"
 
   /* Whether `key` is an own property of `object` (not "constructor", "__proto__", ... from its prototype). */
   function own(object, key) {
@@ -126,109 +126,179 @@
     return node;
   }
 
-  function seatLabel(seat, seats) {
-    var info = seats && seats[seat.seat];
-    var label = seat.name;
-    if (info && info.agent) label += " (" + info.agent + ")";
-    return label;
+  /* A seat's name at the table: "Player 2 (counter)"; options.names (one per seat) wins when given. */
+  function seatName(seat, options) {
+    if (options.names && options.names[seat.seat]) return options.names[seat.seat];
+    var info = options.seats && options.seats[seat.seat];
+    return "Player " + seat.seat + (info && info.agent ? " (" + info.agent + ")" : "");
   }
 
-  /* A table_view as an element: the middle of the table, then one panel per seat. options.seats: [{agent}] per
-     seat; options.chosen: the action name about to be taken (its card is outlined in the deciding hand). */
+  function mini(code, colors) {
+    var node = card(code, colors, { size: "small" });
+    node.classList.add("uno-mini");
+    return node;
+  }
+
+  function miniBack(colors, mark) {
+    var node = back(colors, { size: "small", mark: mark });
+    node.classList.add("uno-mini");
+    return node;
+  }
+
+  /* Where seat k of n (0: the viewer's) sits on the oval: the viewer at the bottom, then to its left, round the
+     table (clockwise on the screen). The stylesheet turns --uno-cos and --uno-sin into a place (table.css). */
+  function seatPlace(node, k, n) {
+    var angle = Math.PI / 2 + (2 * Math.PI * k) / n;
+    node.style.setProperty("--uno-cos", Math.cos(angle).toFixed(4));
+    node.style.setProperty("--uno-sin", Math.sin(angle).toFixed(4));
+  }
+
+  /* One seat's place: its name, cards and points, its hand as backs (hidden), face up (seen, or laid down at the
+     end: `revealed`), or not at all (`handElsewhere`: the page draws the viewer's hand below the table). */
+  function seatBox(view, seat, colors, options) {
+    var box = el("div", "uno-seat");
+    box.setAttribute("data-seat", String(seat.seat));
+    if (seat.you) box.classList.add("uno-you");
+    if (seat.deciding) box.classList.add("uno-deciding");
+    if (seat.winner && view.done) box.classList.add("uno-winner");
+    if (options.actor === seat.seat) box.classList.add("uno-acting");
+    if (options.played && options.played.seat === seat.seat) box.classList.add("uno-last-player");
+    var head = el("div", "uno-seat-head");
+    var name = el("span", "uno-seat-name", seatName(seat, options));
+    name.title = name.textContent;
+    head.appendChild(name);
+    var mark = seat.winner && view.done ? "winner" : seat.deciding ? "to play" : "";
+    if (mark) head.appendChild(el("span", "uno-badge", mark));
+    box.appendChild(head);
+    var points = seat.score === 1 ? "1 point" : seat.score + " points";
+    box.appendChild(el("div", "uno-seat-facts", seat.count + (seat.count === 1 ? " card" : " cards") + " \u00b7 " +
+      points));
+    var revealed = options.reveal ? options.reveal[seat.seat] : null;
+    var hand = revealed ? revealed.hand : seat.hand;
+    var elsewhere = seat.you && options.handElsewhere; // the page draws this hand below the table
+    var cards = el("div", "uno-seat-cards");
+    if (elsewhere) {
+      cards = null;
+    } else if (hand) {
+      cards.classList.add("uno-revealed");
+      var chosen = null;
+      if (seat.deciding && options.chosen && /^play /.test(options.chosen)) chosen = options.chosen.slice(5);
+      hand.forEach(function (code) {
+        var face = mini(code, colors);
+        if (chosen !== null && code === chosen) {
+          face.classList.add("uno-chosen");
+          chosen = null;
+        }
+        cards.appendChild(face);
+      });
+      if (!hand.length) cards.appendChild(el("span", "uno-more", "no cards"));
+      box.appendChild(cards);
+    } else {
+      for (var i = 0; i < Math.min(seat.count, MAX_BACKS); i++) cards.appendChild(miniBack(colors));
+      if (seat.count > MAX_BACKS) cards.appendChild(el("span", "uno-more", "+" + (seat.count - MAX_BACKS)));
+      if (!seat.count) cards.appendChild(el("span", "uno-more", "no cards"));
+      box.appendChild(cards);
+    }
+    var foreheads = revealed ? revealed.foreheads : seat.foreheads;
+    if (foreheads && foreheads.length && !(elsewhere && !revealed)) {
+      var fore = el("div", "uno-seat-fore", "forehead ");
+      foreheads.forEach(function (code) {
+        fore.appendChild(code === null ? miniBack(colors, "?") : mini(code, colors));
+      });
+      box.appendChild(fore);
+    }
+    if (revealed) {
+      box.appendChild(el("div", "uno-hand-worth", "cards worth " + revealed.points));
+    }
+    return box;
+  }
+
+  /* The middle of the table: the draw pile, the top card (who played it under it), the colour to match (all four
+     while a colour is being chosen), the direction of play and a Draw Two stack waiting. */
+  function middle(view, colors, options) {
+    var node = el("div", "uno-middle");
+    var pile = el("div", "uno-pile uno-draw-pile");
+    pile.appendChild(back(colors, { size: "large" }));
+    pile.appendChild(el("span", "uno-caption", "draw pile " + view.pile));
+    node.appendChild(pile);
+    var top = el("div", "uno-pile uno-top");
+    if (view.top) top.appendChild(card(view.top, colors, { size: "large" }));
+    var played = options.played;
+    var by = el("span", "uno-caption uno-played-by");
+    if (played && played.card === view.top) {
+      var player = view.seats[played.seat];
+      by.textContent = "played by " + (player && player.you && options.handElsewhere ? "you" :
+        seatName(player || { seat: played.seat }, options));
+      by.setAttribute("data-seat", String(played.seat));
+    } else if (played === undefined && view.top) {
+      by.textContent = "top card";
+    } else {
+      by.textContent = "the first card";
+    }
+    by.title = by.textContent;
+    top.appendChild(by);
+    node.appendChild(top);
+    var facts = el("div", "uno-facts");
+    var colour = el("div", "uno-fact uno-colour");
+    if (view.phase === "color" && !view.done) {
+      var all = el("span", "uno-chip uno-card-wild uno-choosing");
+      setPresetColors(all, colors);
+      colour.appendChild(all);
+      colour.appendChild(document.createTextNode("colour being chosen"));
+      colour.setAttribute("data-colour", "");
+    } else if (view.color) {
+      colour.appendChild(chip(view.color));
+      colour.appendChild(document.createTextNode(view.color));
+      colour.setAttribute("data-colour", view.color);
+    } else {
+      colour.textContent = "colour to choose";
+      colour.setAttribute("data-colour", "");
+    }
+    facts.appendChild(colour);
+    facts.appendChild(el("div", "uno-fact uno-direction", view.direction === 1 ? "\u21bb to the left" :
+      "\u21ba to the right"));
+    if (view.pending_draw) facts.appendChild(el("div", "uno-fact uno-pending", "+" + view.pending_draw + " to draw"));
+    facts.appendChild(el("div", "uno-fact uno-dim", "round " + view.round));
+    node.appendChild(facts);
+    return node;
+  }
+
+  /* A table_view as the card table: an oval with the seats round it in turn order, the viewer (a spectator:
+     seat 0) at the bottom and the next seat to its left, and the piles and the colour in the middle. options:
+     names (a name per seat) or seats ([{agent}] per seat: "Player 2 (agent)"); played ({seat, card}: the top
+     card's player); actor (the seat that just decided, lit); reveal (per seat {hand, foreheads, points}: the
+     hands laid down face up at a round's end); handElsewhere (the viewer's hand is drawn by the page below the
+     table, not in its seat); chosen (the action name about to be taken: its card is outlined). */
   function table(view, colors, options) {
     options = options || {};
     var node = el("div", "uno-table");
-    var center = el("div", "uno-center");
-    if (view.top) {
-      var topBox = el("div", "uno-pile");
-      topBox.appendChild(card(view.top, colors, { size: "large" }));
-      topBox.appendChild(el("span", "", "top"));
-      center.appendChild(topBox);
+    node.setAttribute("data-players", String(view.seats.length));
+    node.style.setProperty("--uno-players", String(view.seats.length));
+    node.appendChild(el("div", "uno-felt"));
+    var n = view.seats.length;
+    var anchor = view.viewer === null || view.viewer === undefined ? 0 : view.viewer;
+    for (var k = 0; k < n; k++) {
+      var box = seatBox(view, view.seats[(anchor + k) % n], colors, options);
+      seatPlace(box, k, n);
+      node.appendChild(box);
     }
-    var pileBox = el("div", "uno-pile");
-    pileBox.appendChild(back(colors, { size: "large" }));
-    pileBox.appendChild(el("span", "", "draw pile " + view.pile));
-    center.appendChild(pileBox);
-    var facts = el("div", "uno-facts");
-    var colorLine = el("div", "", "");
-    if (view.color) {
-      colorLine.appendChild(chip(view.color));
-      colorLine.appendChild(document.createTextNode("colour " + view.color));
-    } else {
-      colorLine.textContent = "colour (to choose)";
-    }
-    facts.appendChild(colorLine);
-    facts.appendChild(el("div", "", view.direction === 1 ? "direction \u21bb left (+1)" : "direction \u21ba right (-1)"));
-    facts.appendChild(el("div", "", "round " + view.round + (view.done ? "" : " \u00b7 phase " + view.phase)));
-    if (view.pending_draw) facts.appendChild(el("div", "uno-pending", "pending draw +" + view.pending_draw));
-    center.appendChild(facts);
-    node.appendChild(center);
-
-    var seatsNode = el("div", "uno-seats");
-    for (var i = 0; i < view.seats.length; i++) {
-      var seat = view.seats[i];
-      var panel = el("div", "uno-seat");
-      if (seat.you) panel.classList.add("uno-you");
-      if (seat.deciding) panel.classList.add("uno-deciding");
-      if (seat.winner) panel.classList.add("uno-winner");
-      var head = el("div", "uno-seat-head");
-      var name = el("span", "uno-seat-name", seatLabel(seat, options.seats));
-      name.title = name.textContent;
-      head.appendChild(name);
-      var badges = el("span", "uno-badges");
-      if (seat.you) badges.appendChild(el("span", "uno-badge", "you"));
-      if (seat.deciding) badges.appendChild(el("span", "uno-badge uno-turn", "to decide"));
-      if (seat.winner) badges.appendChild(el("span", "uno-badge uno-win", "winner"));
-      head.appendChild(badges);
-      head.appendChild(el("span", "uno-seat-score", seat.count + " cards \u00b7 score " + seat.score));
-      panel.appendChild(head);
-      var hand = el("div", "uno-hand");
-      if (seat.hand) {
-        var chosenCode = null;
-        if (seat.deciding && options.chosen && /^play /.test(options.chosen)) chosenCode = options.chosen.slice(5);
-        for (var j = 0; j < seat.hand.length; j++) {
-          var face = card(seat.hand[j], colors, { size: "small" });
-          if (chosenCode !== null && seat.hand[j] === chosenCode) {
-            face.classList.add("uno-chosen");
-            chosenCode = null;
-          }
-          hand.appendChild(face);
-        }
-        if (!seat.hand.length) hand.appendChild(el("span", "uno-more", "no cards"));
-      } else {
-        for (var k = 0; k < Math.min(seat.count, MAX_BACKS); k++) hand.appendChild(back(colors, { size: "small" }));
-        if (seat.count > MAX_BACKS) hand.appendChild(el("span", "uno-more", "+" + (seat.count - MAX_BACKS)));
-        if (!seat.count) hand.appendChild(el("span", "uno-more", "no cards"));
-      }
-      panel.appendChild(hand);
-      if (seat.foreheads && seat.foreheads.length) {
-        var fore = el("div", "uno-foreheads", "forehead ");
-        for (var f = 0; f < seat.foreheads.length; f++) {
-          var code = seat.foreheads[f];
-          fore.appendChild(code === null ? back(colors, { mark: "?", size: "small" }) : card(code, colors, { size: "small" }));
-        }
-        panel.appendChild(fore);
-      }
-      seatsNode.appendChild(panel);
-    }
-    node.appendChild(seatsNode);
-    if (view.legal) node.appendChild(el("div", "uno-legal", "legal: " + view.legal.join(", ")));
+    node.appendChild(middle(view, colors, options));
     return node;
   }
 
   function who(data, seat) {
     var info = data.seats[seat];
-    return "player_" + seat + (info && info.agent ? " (" + info.agent + ")" : "");
+    return "Player " + seat + (info && info.agent ? " (" + info.agent + ")" : "");
   }
 
   function resultText(data) {
     var r = data.result;
     if (!r) return "";
-    if (!r.done) return "The record ends before the game does (scores " + r.scores.join(", ") + ").";
-    if (r.truncated) return "Cut off at the step limit (scores " + r.scores.join(", ") + ").";
+    if (!r.done) return "The record ends before the game does (points " + r.scores.join(", ") + ").";
+    if (r.truncated) return "Cut off at the step limit (points " + r.scores.join(", ") + ").";
     var names = r.winners.map(function (w) { return who(data, w); });
     return (names.join(", ") || "nobody") + (r.winners.length === 1 ? " wins" : " win") +
-      " \u00b7 scores " + r.scores.join(", ");
+      " \u00b7 points " + r.scores.join(", ");
   }
 
   var JOINED = { hand: true, legal: true }; // lists of names sent as one string joined by "|"
@@ -262,6 +332,47 @@
       view.seats.push(seat);
     }
     return view;
+  }
+
+  /* The card code a step's action played ("play R5", or "draw, then play R5"), or null. */
+  function playedCard(action) {
+    var match = /(?:^|, then )play (\S+)$/.exec(action || "");
+    return match ? match[1] : null;
+  }
+
+  /* A decision's details in `node`: a text agent's exchange with its model as a conversation (the prompt, each
+     reply and what it was read as, the fallback if any), anything else as its fields. */
+  function showDetails(node, step, data) {
+    node.textContent = "";
+    var details = step.details;
+    if (!details) return;
+    var text = own(details, "text") ? details.text : null;
+    if (!text || typeof text.prompt !== "string" || !Array.isArray(text.attempts)) {
+      var plain = el("div", "uno-details-fields");
+      for (var key in details) {
+        if (own(details, key)) plain.appendChild(el("div", "", key + ": " + JSON.stringify(details[key])));
+      }
+      node.appendChild(plain);
+      return;
+    }
+    var talk = el("div", "uno-conversation");
+    var asked = el("details", "uno-message uno-prompt");
+    asked.appendChild(el("summary", "uno-speaker", "Prompt to " + who(data, step.by)));
+    asked.appendChild(el("pre", "uno-message-text", text.prompt));
+    talk.appendChild(asked);
+    text.attempts.forEach(function (attempt, i) {
+      var reply = el("div", "uno-message uno-reply");
+      reply.appendChild(el("div", "uno-speaker", "Reply" + (text.attempts.length > 1 ? " " + (i + 1) : "")));
+      reply.appendChild(el("pre", "uno-message-text", attempt.reply));
+      var read = attempt.error ? "not accepted: " + attempt.error : "accepted: " + step.action;
+      reply.appendChild(el("div", attempt.error ? "uno-read uno-refused" : "uno-read", read));
+      talk.appendChild(reply);
+    });
+    if (!text.attempts.length) talk.appendChild(el("div", "uno-read", "not asked: one legal move"));
+    if (text.fallback) {
+      talk.appendChild(el("div", "uno-read uno-refused", "no legal move named: it played its fallback"));
+    }
+    node.appendChild(talk);
   }
 
   /* The replay viewer in `container`: data = {title, colors, seats, viewers: [{key, label}], moves: [{action, by,
@@ -386,7 +497,7 @@
     /* A move's line in the move list: "player_1 (agent): play R5", or "the deal". */
     function moveText(step) {
       if (step.action === undefined || step.action === null) return "the deal";
-      return who(data, step.by) + ": " + step.action;
+      return step.says || who(data, step.by) + ": " + step.action;
     }
 
     function buildMoves() {
@@ -424,20 +535,23 @@
       }
     }
 
+    /* The step just taken, said as the live table says it, its card drawn: "Decision 3: Player 1 (counter) plays
+       [R5]". */
     function describeAction(step) {
       action.textContent = "";
       if (step.action === undefined || step.action === null) {
         action.textContent = "The deal.";
         return;
       }
-      action.appendChild(document.createTextNode("Decision " + state.step + ": " + who(data, step.by) + " \u2192 "));
-      if (/^play [^,]+$/.test(step.action)) {
-        action.appendChild(document.createTextNode("play"));
-        action.appendChild(card(step.action.slice(5), colors, { size: "small" }));
+      action.appendChild(document.createTextNode("Decision " + state.step + ": "));
+      var says = moveText(step);
+      var played = playedCard(step.action);
+      if (played && says.slice(-played.length) === played) {
+        action.appendChild(document.createTextNode(says.slice(0, -played.length)));
+        action.appendChild(card(played, colors, { size: "small" }));
       } else {
-        action.appendChild(document.createTextNode(step.action));
+        action.appendChild(document.createTextNode(says));
       }
-      action.appendChild(el("span", "uno-hint", " (phase " + step.phase + ")"));
     }
 
     function show(index) {
@@ -453,9 +567,11 @@
       next.disabled = end.disabled = index === lastIndex;
       describeAction(step);
       board.textContent = "";
-      board.appendChild(table(view, colors, { seats: data.seats, chosen: step.chosen || null }));
+      var played = playedCard(step.action);
+      board.appendChild(table(view, colors, { seats: data.seats, chosen: step.chosen || null,
+        played: played && played === view.top ? { seat: step.by, card: played } : undefined }));
       // A decision's details (e.g. an agent's probabilities) come only in its own seat's and the spectator's view.
-      details.textContent = step.details ? "details: " + JSON.stringify(step.details) : "";
+      showDetails(details, step, data);
       result.textContent = index === lastIndex ? resultText(data) : "";
       markMove(index);
       if (options.hash && typeof history !== "undefined" && history.replaceState) {
