@@ -16,17 +16,19 @@
 # logs to $OUT/logs/. Needs the train extra (torch, tensorboard, tqdm, matplotlib) and numba and numpy; PY names
 # the Python (default python3) that imports uno_env (installed, or its folder on PYTHONPATH).
 set -euo pipefail
+OUT=${OUT:-runs/ppo_signal}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)  # taken from where the command runs, before moving to the repository's root
 cd "$(dirname "$0")/.."
 PY=${PY:-python3}
-OUT=${OUT:-runs/ppo_signal}
 MINUTES=${MINUTES:-5}
 SMOKE=${SMOKE:-0}
 DEALS=10000  # each played from both seats: 20,000 games
-QUICK=()  # the training's own evaluations as scripts/run.sh has them, but smaller in a smoke check
+QUICK=()  # in a smoke check: smaller evaluations during training, and PPO (with the fix) from the first update
 if [[ "$SMOKE" == 1 ]]; then
   MINUTES=0.1
   DEALS=100
-  QUICK=(--eval-games 100)
+  QUICK=(--eval-games 100 --imitate-steps 0)
 fi
 mkdir -p "$OUT/logs" "$OUT/runs"
 : >"$OUT/ppo_signal.jsonl"

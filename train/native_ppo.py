@@ -13,7 +13,10 @@ It uses a GPU when there is one.
 
 With `--imitate counter` the run starts by kickstarting: for `imitate_steps` decisions the learner's seat
 is played by that baseline and the network learns its actions (cross-entropy) and the value of its play
-(`imitation_update`); PPO then improves on it.
+(`imitation_update`); PPO then improves on it. With `--imitate-weight` the baseline goes on deciding in the
+learner's states and the PPO loss keeps a cross-entropy toward its choices, its weight fading to 0
+(`kickstart_weight`); `--entropy-floor` raises the entropy bonus while the policy's entropy is below it
+(`next_entropy_boost`); `--paired-deals` has the league deal every deal to every seat (`League`).
 
 The training aids (a seer critic, a hand head, an oracle input, a teacher: `uno_env.train.aids`) enter through
 the run's `Aids`: the forward pass, the losses and the rollouts call them without knowing which there are.
