@@ -3,9 +3,10 @@
 Five jobs, so that the pages in docs/ read well on GitHub and build into a site with nothing copied by hand:
 
 * Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
-  `<!-- table:actions -->`, `<!-- table:observation -->` or `<!-- table:recipes -->`; the hook puts there the
-  markdown that `uno_env.rules.options_markdown()`, `uno_env.actions.actions_markdown()`,
-  `uno_env.observation.fields_markdown()` and `uno_env.train.recipes.recipes_markdown()` return, so the docs
+  `<!-- table:actions -->`, `<!-- table:observation -->`, `<!-- table:recipes -->` or
+  `<!-- table:environment-cards -->`; the hook puts there the markdown that `uno_env.rules.options_markdown()`,
+  `uno_env.actions.actions_markdown()`, `uno_env.observation.fields_markdown()`,
+  `uno_env.train.recipes.recipes_markdown()` and `scripts/env_cards.py`'s `cards_markdown()` return, so the docs
   cannot drift from the code.
 * The notebooks. They live in notebooks/ at the repository root, outside docs/; the hook adds each one to
   the site as `notebooks/<name>.ipynb` (mkdocs-jupyter renders it with its committed outputs), and turns a
@@ -52,6 +53,8 @@ TABLES = {
     "observation": ("uno_env.observation", "fields_markdown"),
     "recipes": ("uno_env.train.recipes", "recipes_markdown"),
 }
+# marker name -> (script in scripts/, function) for the tables a repository script makes
+SCRIPT_TABLES = {"environment-cards": ("env_cards.py", "cards_markdown")}
 TABLE_MARKER = re.compile(r"^<!-- table:([a-z_]+) -->[ \t]*$", re.M)
 PICTURE_MARKER = re.compile(r"^<!-- picture:([a-z-]+) -->[ \t]*$", re.M)
 PICTURES = "pictures"  # the site's folder of drawn pictures
@@ -65,10 +68,16 @@ SITE_NAMES = {"README.md": "index.md", "CHANGELOG.md": "changelog.md"}
 
 def table(name: str) -> str:
     """The generated markdown table for a marker name; a missing table or function stops the build."""
-    if name not in TABLES:
-        raise PluginError(f"unknown table marker <!-- table:{name} -->; the tables are {', '.join(TABLES)}")
-    module_name, function_name = TABLES[name]
-    function = getattr(importlib.import_module(module_name), function_name, None)
+    if name in SCRIPT_TABLES:
+        file, function_name = SCRIPT_TABLES[name]
+        module_name = f"scripts/{file}"
+        function = getattr(script_module(f"uno_env_docs_{file[:-3]}", file), function_name, None)
+    elif name in TABLES:
+        module_name, function_name = TABLES[name]
+        function = getattr(importlib.import_module(module_name), function_name, None)
+    else:
+        raise PluginError(f"unknown table marker <!-- table:{name} -->; the tables are "
+                          f"{', '.join([*TABLES, *SCRIPT_TABLES])}")  # fmt: skip
     if function is None:
         raise PluginError(f"<!-- table:{name} --> needs {module_name}.{function_name}(), which does not exist")
     return function().strip()
