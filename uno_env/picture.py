@@ -16,7 +16,8 @@ winners. Every picture is `WIDTH` x `HEIGHT` pixels, so frames stack into a vide
     frames = frames_of_random_game(game, seed=7, viewer=None, max_frames=60)  # a spectator's view of play
     save_animation(frames, "/tmp/uno_game.gif", fps=2)  # or .mp4, with imageio-ffmpeg installed
 
-An animated GIF merges identical consecutive frames into one longer frame (Pillow does so).
+An animated GIF merges identical consecutive frames into one longer frame (Pillow does so) and holds its last picture
+at least `LAST_FRAME_MS` (3 s) before it loops. A face-up hand too long for one legible row is drawn in rows.
 """
 
 from __future__ import annotations
@@ -183,6 +184,55 @@ def _fan(draw, x, y, max_width, w, h, codes, colors, playable=frozenset()) -> fl
     return (len(codes) - 1) * step + w
 
 
+#: the narrowest strip of an overlapped card that still shows its corner index ("W+4" at the smallest size)
+_MIN_CORNER_STRIP = 19
+_MAX_ROWS = 4
+
+
+def _hand_rows(count: int, width: float, height: float) -> tuple[int, int, int, int]:
+    """How a face-up hand of `count` cards fits a `width` x `height` box legibly: (rows, cards a row, card width,
+    card height). One row of the largest cards while each overlapped card still shows its corner index; else more
+    rows of smaller cards; cards too small for a corner index are not overlapped at all. At `_MAX_ROWS` rows the
+    cards overlap as much as they must."""
+    for rows in range(1, _MAX_ROWS + 1):
+        h = int((height - 3 * (rows - 1)) / rows)
+        w = int(h * 2 / 3)
+        strip = max(_MIN_CORNER_STRIP, w * 0.42) if h >= 30 else w + 2  # no corner index below 30 px: no overlap
+        per_row = int((width - w) // strip) + 1 if width >= w else 1
+        if per_row * rows >= count or rows == _MAX_ROWS:
+            return rows, max(1, -(-count // rows)), w, h
+    raise AssertionError("unreachable")
+
+
+def _hand(draw, x, y, width, height, codes, colors, playable=frozenset()) -> float:
+    """A face-up hand in the box (x, y, `width`, `height`): one fanned row, or as many rows as keep every card's
+    mark or corner index in sight (`_hand_rows`); the width used."""
+    if not codes:
+        return 0.0
+    rows, per_row, w, h = _hand_rows(len(codes), width, height)
+    if rows == 1:
+        return _fan(draw, x, y, width, w, h, codes, colors, playable)
+    used = 0.0
+    for row in range(rows):
+        part = codes[row * per_row : (row + 1) * per_row]
+        if part:
+            outlined = [code for code in part if code in playable]
+            used = max(used, _fan(draw, x, y + row * (h + 3), width, w, h, part, colors))
+            _outline(draw, x, y + row * (h + 3), width, w, h, part, outlined)
+    return used
+
+
+def _outline(draw, x, y, max_width, w, h, codes, outlined) -> None:
+    """Outline, without raising them, the cards of a fanned row (as `_fan` placed it) that are in `outlined`."""
+    step = w + 4.0
+    if len(codes) > 1 and (len(codes) - 1) * step + w > max_width:
+        step = max(2.0, (max_width - w) / (len(codes) - 1))
+    for i, code in enumerate(codes):
+        if code in outlined:
+            left = x + i * step
+            draw.rounded_rectangle((left - 1, y - 1, left + w, y + h), max(3, w // 7), outline=HIGHLIGHT, width=2)
+
+
 def _foreheads(draw, x, y, w, h, foreheads, colors) -> float:
     """Forehead cards left to right from (x, y): face up, or a back marked "?" for each hidden one."""
     for i, code in enumerate(foreheads):
@@ -221,6 +271,16 @@ def _seat_boxes(others: int) -> tuple[list[tuple[float, float]], int, int]:
     left, right = margin + pw / 2, WIDTH - margin - pw / 2
     xs = [left + (right - left) * k / (across - 1) for k in range(across)] if across > 1 else [WIDTH / 2]
     return [(left, y) for y in ys] + [(x, row_y) for x in xs] + [(right, y) for y in reversed(ys)], pw, ph
+
+
+def _name(seat: int) -> str:
+    """A seat's name as the tables say it (uno-web's, the replay page's): "Player 2"."""
+    return f"Player {seat}"
+
+
+def _points(score: int) -> str:
+    """A seat's score, in points, as the tables say it."""
+    return "1 point" if score == 1 else f"{score} points"
 
 
 def _cards(count: int) -> str:
@@ -269,9 +329,9 @@ def _other_seat(draw, cx, cy, pw, ph, seat, view, colors) -> None:
         name_fill = INK
     else:
         name_fill = TEXT
-    _say(draw, (x0 + pad, y0 + 6), seat["name"], size, fill=name_fill)
-    right = f"score {seat['score']}" if mark is None else f"{mark}  score {seat['score']}"
-    room = pw - 2 * pad - _text_size(draw, seat["name"], size)[0] - 8
+    _say(draw, (x0 + pad, y0 + 6), _name(seat["seat"]), size, fill=name_fill)
+    right = _points(seat["score"]) if mark is None else f"{mark}  {_points(seat['score'])}"
+    room = pw - 2 * pad - _text_size(draw, _name(seat["seat"]), size)[0] - 8
     if _text_size(draw, right, size - 2)[0] > room:
         right = f"{mark}  {seat['score']}"
     _say(draw, (x0 + pw - pad, y0 + 7), right, size - 2, fill=INK if mark is not None else DIM, anchor="ra")
@@ -292,7 +352,7 @@ def _other_seat(draw, cx, cy, pw, ph, seat, view, colors) -> None:
         _say(draw, (x0 + pad + cw + 10, y + ch / 2), _cards(seat["count"]), size - 2, fill=TEXT, anchor="lm")
     else:
         room = pw - 2 * pad - fh_width
-        used = _fan(draw, x0 + pad, y + 4, room, cw, ch, seat["hand"], colors, _playable(view, seat))
+        used = _hand(draw, x0 + pad, y + 2, room, ph - 38, seat["hand"], colors, _playable(view, seat))
         if used < room - 30:
             _say(draw, (x0 + pad + used + 6, y + ch), str(seat["count"]), 11, fill=DIM, anchor="ld")
 
@@ -301,8 +361,8 @@ def _bottom_seat(draw, seat, view, colors) -> None:
     box = (8, _BOTTOM_TOP, WIDTH - 8, HEIGHT - 8)
     _panel_frame(draw, box, seat, view, tab=True)
     you = " (you)" if seat["you"] else ""
-    _say(draw, (22, _BOTTOM_TOP + 10), f"{seat['name']}{you}", 18)
-    _say(draw, (250, _BOTTOM_TOP + 13), f"score {seat['score']}   {_cards(seat['count'])}", 15, fill=DIM)
+    _say(draw, (22, _BOTTOM_TOP + 10), f"{_name(seat['seat'])}{you}", 18)
+    _say(draw, (250, _BOTTOM_TOP + 13), f"{_cards(seat['count'])}   {_points(seat['score'])}", 15, fill=DIM)
     fh = seat["foreheads"]
     fw, fhh = 40, 60
     fh_width = len(fh) * (fw + 3) + 20 if fh else 0
@@ -317,7 +377,7 @@ def _bottom_seat(draw, seat, view, colors) -> None:
         _say(draw, (22, _BOTTOM_TOP + 90), "no cards", 16, fill=DIM, anchor="lm")
     if not view["done"]:
         deciding = view["deciding"]
-        whose = "your" if deciding == view["viewer"] else f"player_{deciding}'s"
+        whose = "your" if deciding == view["viewer"] else f"{_name(deciding)}'s"
         line = f"{whose} decision ({view['phase']})"
         if view["legal"] is not None:
             line += ": " + ", ".join(view["legal"])
@@ -378,7 +438,7 @@ def _banner(draw, view) -> None:
     if view["truncated"] and not view["winners"]:
         text = "GAME OVER (truncated)"
     else:
-        names = ", ".join(f"player_{w}" for w in view["winners"]) or "nobody"
+        names = ", ".join(_name(w) for w in view["winners"]) or "nobody"
         text = ("WINNER: " if len(view["winners"]) == 1 else "WINNERS: ") + names
     size = _fit(draw, text, 30, 460)
     tw, th = _text_size(draw, text, size)
@@ -439,9 +499,21 @@ def frames_of_random_game(
     return frames
 
 
+#: how long a GIF shows its last picture (the end of the game), in milliseconds, before it loops
+LAST_FRAME_MS = 3000
+
+
+def gif_durations(count: int, fps: float, held: int = 1) -> list[int]:
+    """Each of `count` GIF pictures' time on screen in milliseconds: 1000 / `fps` each, and the end (its last
+    `held` pictures, the same picture) at least `LAST_FRAME_MS` in all (a GIF loops: its end is held long enough to
+    be read)."""
+    each = round(1000 / fps)
+    return [each] * (count - 1) + [max(each, LAST_FRAME_MS - (held - 1) * each)]
+
+
 def save_animation(frames: Sequence[np.ndarray], path: str | Path, fps: float = 2) -> Path:
     """Write `frames` ((H, W, 3) uint8 arrays of one size) as an animated GIF, or as an mp4 when `path` ends in
-    .mp4 (needs the imageio-ffmpeg package). Returns the path."""
+    .mp4 (needs the imageio-ffmpeg package); a GIF holds its end at least `LAST_FRAME_MS`. Returns the path."""
     path = Path(path)
     if not len(frames):
         raise ValueError("save_animation needs at least one frame")
@@ -454,11 +526,13 @@ def save_animation(frames: Sequence[np.ndarray], path: str | Path, fps: float = 
     suffix = path.suffix.lower()
     if suffix == ".gif":
         images = [Image.fromarray(a, "RGB") for a in arrays]
+        held = 1  # the pictures that end it, all the same (Pillow merges them into one)
+        while held < len(arrays) and np.array_equal(arrays[-held - 1], arrays[-1]):
+            held += 1
 
         def write(temporary: str) -> None:
-            images[0].save(
-                temporary, format="GIF", save_all=True, append_images=images[1:], duration=round(1000 / fps), loop=0
-            )
+            images[0].save(temporary, format="GIF", save_all=True, append_images=images[1:],
+                           duration=gif_durations(len(images), fps, held), loop=0)  # fmt: skip
     elif suffix == ".mp4":
         try:
             import imageio_ffmpeg

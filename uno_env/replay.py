@@ -517,15 +517,18 @@ def replay_frames(
         yield picture
 
 
-def _write_gif(frames: Iterator[np.ndarray], path: Path, fps: float) -> Path:
+def _write_gif(frames: Iterator[np.ndarray], path: Path, fps: float, count: int) -> Path:
+    """The `count` pictures of `frames` as a looping GIF, `fps` a second, the last held `picture.LAST_FRAME_MS`."""
     from PIL import Image
+
+    from .picture import gif_durations
 
     first = next(frames)
 
     def write(temporary: str) -> None:
         images = (Image.fromarray(frame, "RGB") for frame in frames)
         Image.fromarray(first, "RGB").save(temporary, format="GIF", save_all=True, append_images=images,
-                                           duration=round(1000 / fps), loop=0)  # fmt: skip
+                                           duration=gif_durations(count, fps), loop=0)  # fmt: skip
 
     return write_atomic(path, write)
 
@@ -604,4 +607,6 @@ def save_replay(
         raise ValueError(f"this view has {count} moments from {start}: write at most {MAX_FRAMES} a file (frames, "
                          "start)")  # fmt: skip
     pictures = replay_frames(record, viewer, start=start, count=count, data=data)
-    return (_write_gif if suffix == ".gif" else _write_mp4)(pictures, path, float(fps))
+    if suffix == ".gif":
+        return _write_gif(pictures, path, float(fps), count)
+    return _write_mp4(pictures, path, float(fps))

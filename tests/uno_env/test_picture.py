@@ -223,3 +223,32 @@ def test_render_rgb_array_of_the_aec_env_is_the_deciding_seats_picture_and_recor
     assert Game.from_record(game.to_record()).describe() == game.describe()
     again = uno_env.raw_env.from_record(record, render_mode="rgb_array")
     assert np.array_equal(again.render(), frame)
+
+
+def test_a_gif_holds_its_end_about_three_seconds(tmp_path):
+    from uno_env.picture import LAST_FRAME_MS
+
+    frames = frames_of_random_game(Game("classic", 2, seed=4), seed=4, viewer=None, max_frames=4)
+    with Image.open(save_animation(frames, tmp_path / "game.gif", fps=4)) as gif:
+        durations = []
+        for index in range(gif.n_frames):
+            gif.seek(index)
+            durations.append(gif.info["duration"])
+    assert durations[:-1] == [250] * (gif.n_frames - 1) and durations[-1] == LAST_FRAME_MS == 3000
+    repeated = frames + [frames[-1]] * 9  # an end held by repeating it: 10 x 250 ms, already longer
+    with Image.open(save_animation(repeated, tmp_path / "held.gif", fps=4)) as gif:
+        gif.seek(gif.n_frames - 1)
+        assert gif.info["duration"] == 2500 + 500  # the ten repeats, made up to 3 s
+
+
+@pytest.mark.parametrize("count", [1, 7, 12, 20, 26, 40])
+def test_a_face_up_hand_of_many_cards_keeps_every_corner_index_in_sight(count):
+    from uno_env.picture import _MIN_CORNER_STRIP, _hand_rows
+
+    width, height = 180, 74  # an other seat's room for its cards (196 x 112 panel)
+    rows, per_row, w, h = _hand_rows(count, width, height)
+    assert rows * per_row >= count and rows * h + 3 * (rows - 1) <= height
+    if per_row > 1:
+        step = min(w + 4.0, (width - w) / (per_row - 1))
+        assert step >= (_MIN_CORNER_STRIP if h >= 30 else w + 2), (count, rows, per_row, w, h)  # nothing covered
+    assert (rows == 1) == (count <= 7)  # one row while a row is legible, then rows

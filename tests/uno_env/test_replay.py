@@ -144,6 +144,8 @@ def test_save_replay_writes_a_looping_gif_of_the_chosen_frames(record, tmp_path)
         assert gif.size == (WIDTH, HEIGHT + CAPTION_HEIGHT)
         gif.seek(3)
         shown = np.asarray(gif.convert("RGB"), dtype=np.int16)
+        gif.seek(5)
+        assert gif.info["duration"] == 3000  # the last picture held about 3 s before the GIF loops
     assert np.abs(shown - frames[3]).mean() < 6  # the fourth picture (a GIF's palette shifts colours a little)
 
 
