@@ -35,7 +35,10 @@ import numpy as np
 from uno_env import text as T
 from uno_env.game import GameBatch
 
-__all__ = ["DEFAULT_RETRIES", "MAX_STORED_REPLY", "TextAgent"]
+__all__ = ["DEFAULT_RETRIES", "MAX_STORED_REPLY", "TextAgent", "usage_line"]
+
+#: the token counts a model may keep (`OpenAIChat` sums them from the usage of each chat reply)
+TOKEN_COUNTS = ("prompt_tokens", "completion_tokens")
 
 #: how many times a text agent asks again after a reply that names no legal move (then it falls back)
 DEFAULT_RETRIES = 2
@@ -107,6 +110,7 @@ class TextAgent:
         self.retried = 0  # attempts after a first one
         self.prompt_chars = 0  # characters of every prompt sent (retries included)
         self.reply_chars = 0  # characters of every reply received
+        self._tokens_before = self._server_tokens()  # the model's own count (a chat server's usage) when seated
         self.last_details: list[dict[str, Any]] = []
         self.transcript: list[dict[str, Any]] = []
 
@@ -227,8 +231,32 @@ class TextAgent:
         if self.keep_transcript:
             self.transcript.extend(details)
 
+    def _server_tokens(self) -> dict[str, int] | None:
+        """The model's own token counts (`prompt_tokens`, `completion_tokens`: the usage a chat server reported,
+        as `OpenAIChat` sums it), or None when the model counts none."""
+        counts = {key: getattr(self.model, key, None) for key in TOKEN_COUNTS}
+        if all(isinstance(value, int) and not isinstance(value, bool) for value in counts.values()):
+            return counts  # type: ignore[return-value]
+        return None
+
     def stats(self) -> dict[str, int]:
         """What the agent has done so far: decisions, those it asked the model about, fallbacks, attempts after a
-        first one, characters sent and received (a token is about 4 characters)."""
-        return {"decisions": self.decisions, "asked": self.asked, "fallbacks": self.fallbacks, "retried": self.retried,
-                "prompt_chars": self.prompt_chars, "reply_chars": self.reply_chars}  # fmt: skip
+        first one, characters sent and received, and when its model counts them (a chat server's usage) the tokens
+        the server counted since the agent was made: `prompt_tokens`, `completion_tokens`."""
+        stats = {"decisions": self.decisions, "asked": self.asked, "fallbacks": self.fallbacks, "retried": self.retried,
+                 "prompt_chars": self.prompt_chars, "reply_chars": self.reply_chars}  # fmt: skip
+        now, before = self._server_tokens(), self._tokens_before
+        if now is not None and before is not None:
+            stats.update({key: now[key] - before[key] for key in TOKEN_COUNTS})
+        return stats
+
+
+def usage_line(label: str, stats: dict[str, int]) -> str:
+    """A text agent's `stats()` in one line for a summary: its decisions and fallbacks, and its tokens as the chat
+    server counted them (characters only when the model reports no usage)."""
+    line = (f"text agent {label}: {stats['decisions']:,} decisions, {stats['fallbacks']:,} fallbacks (no legal move "
+            f"named; {stats['retried']:,} retries), ")  # fmt: skip
+    if "prompt_tokens" in stats:
+        return line + (f"{stats['prompt_tokens']:,} prompt and {stats['completion_tokens']:,} completion tokens "
+                       "(the server's count)")  # fmt: skip
+    return line + f"{stats['prompt_chars']:,} prompt characters (the model reports no token usage)"

@@ -13,7 +13,7 @@ import pytest
 from uno_env import Game
 from uno_env.agents import CounterAgent, TextAgent, make_agent
 from uno_env.agents.registry import is_agent_name
-from uno_env.agents.text_agent import MAX_STORED_REPLY, stored_reply
+from uno_env.agents.text_agent import MAX_STORED_REPLY, stored_reply, usage_line
 from uno_env.arena.tournament import play_games, run_tournament
 from uno_env.game import replay_steps
 from uno_env.records import load_record
@@ -248,3 +248,35 @@ def test_a_single_legal_move_is_played_unasked_unless_asked_for():
     assert agent.last_details[0]["text"]["attempts"] == [] and agent.stats()["asked"] == 0
     forced = TextAgent(lambda text: asked.append(text) or "MOVE: 1", ask_forced=True)
     assert forced.decide(game) == game.action_id("draw") and len(asked) == 1 and forced.stats()["asked"] == 1
+
+
+class CountingModel:
+    """A chat model that counts tokens as a server's usage does (here: words), like `OpenAIChat`."""
+
+    name = "llm:tiny"
+
+    def __init__(self):
+        self.prompt_tokens = self.completion_tokens = 0
+
+    def __call__(self, text: str) -> str:
+        self.prompt_tokens += len(text.split())
+        self.completion_tokens += 2
+        return "MOVE: 1"
+
+
+def test_stats_and_the_summary_report_the_tokens_the_server_counted():
+    model = CountingModel()
+    model.prompt_tokens, model.completion_tokens = 1000, 10  # counted before the agent was seated: not its own
+    game = deal("classic", [["R5", "R7", "B2"], ["G1", "G2"]], top="R1")
+    agent = TextAgent(model)
+    agent.decide(game)
+    stats = agent.stats()
+    assert stats["prompt_tokens"] == len(prompt(game, 0).split()) and stats["completion_tokens"] == 2
+    assert stats["prompt_tokens"] != stats["prompt_chars"]
+    line = usage_line(agent.name, stats)
+    assert line == (f"text agent llm:tiny: 1 decisions, 0 fallbacks (no legal move named; 0 retries), "
+                    f"{stats['prompt_tokens']:,} prompt and 2 completion tokens (the server's count)")  # fmt: skip
+    plain = TextAgent(lambda text: "MOVE: 1")  # a model that reports no usage: characters, said as such
+    plain.decide(game)
+    assert "prompt_tokens" not in plain.stats() and usage_line("text", plain.stats()).endswith(
+        "prompt characters (the model reports no token usage)")

@@ -8,6 +8,7 @@ import pytest
 from uno_env import Game
 from uno_env import actions as A
 from uno_env.agents.registry import make_agent
+from uno_env.play import session as session_module
 from uno_env.play.session import ActionRefused, Card, Colour, ScoreTable, TableSession, plain
 from uno_env.render import table_view
 from uno_env.replay import replay
@@ -223,3 +224,19 @@ def test_an_agents_fallback_is_its_own_counted_one_or_the_lowest_legal_action():
     plain_agent = TableSession(Game("classic", 2, deal=deal), 0, {1: ("keeper", DrawAndKeep())})
     plain_agent.agent_fallback()  # no fallback of its own: the legal action with the lowest id
     assert plain_agent.actions == [min(Game("classic", 2, deal=deal).legal_action_ids())]
+
+
+def test_a_language_model_seat_is_named_by_its_model(monkeypatch):
+    from uno_env.agents import TextAgent
+
+    class Tiny:
+        name = "llm:tiny"
+
+        def __call__(self, text: str) -> str:
+            return "MOVE: 1"
+
+    monkeypatch.setattr(session_module, "make_agent", lambda name, seed, trust: TextAgent(Tiny()))
+    table = TableSession.deal("classic", 2, 0, ["llm"], seed=3)  # `llm`: the model the environment names
+    assert table.opponents[1][0] == "llm:tiny" and table.who(1) == "Player 1 (llm:tiny)"
+    assert table.record(seed=3)["agents"] == ["human", "llm:tiny"]
+    assert session_module.named("greedy", object()) == "greedy"

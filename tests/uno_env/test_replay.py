@@ -323,3 +323,29 @@ def test_the_page_follows_its_address_after_loading_and_its_move_list_jumps(reco
     wait.until(lambda d: shown_step(d) == f"decision 3 / {seat_moments - 1}")
     assert len(chrome.find_elements(By.CSS_SELECTOR, ".uno-moves li")) == seat_moments
     assert chrome.find_element(By.CSS_SELECTOR, "select").get_attribute("value") == "1"
+
+
+def test_a_text_agents_decisions_replay_as_a_conversation(tmp_path, chrome):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from uno_env.agents import TextAgent
+
+    replies = iter(["I think the red one.", "Red seven.\nMOVE: 2"])
+    game = Game("classic", 2, deal={"dealer": 1, "top": "R1", "hands": [["R5", "R7", "B2"], ["G1", "G2", "R9"]]})
+    agent = TextAgent(lambda text: next(replies), name="llm:tiny")
+    action = agent.decide(game)
+    game.step(action)
+    record = game.to_record(agents=["llm:tiny", "greedy"], details=[agent.last_details[0]])
+    path = Replay(record).save_html(tmp_path / "talk.html")
+    chrome.get(path.as_uri() + "#step=1&view=all")
+    talk = WebDriverWait(chrome, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".uno-conversation"))[0]
+    assert talk.find_element(By.CSS_SELECTOR, ".uno-prompt summary").text == "Prompt to Player 0 (llm:tiny)"
+    prompt_text = talk.find_element(By.CSS_SELECTOR, ".uno-prompt pre").get_attribute("textContent")
+    assert prompt_text == agent.last_details[0]["text"]["prompt"] and "\\n" not in prompt_text  # text, not JSON
+    replies_shown = [node.get_attribute("textContent") for node in talk.find_elements(By.CSS_SELECTOR,
+                                                                                       ".uno-reply pre")]
+    assert replies_shown == ["I think the red one.", "Red seven.\nMOVE: 2"]
+    reads = [node.text for node in talk.find_elements(By.CSS_SELECTOR, ".uno-reply .uno-read")]
+    assert reads[0].startswith("not accepted: ") and reads[1] == "accepted: play R7"
+    assert '{"text"' not in chrome.find_element(By.CSS_SELECTOR, ".uno-details").text
