@@ -4,7 +4,7 @@ Five jobs, so that the pages in docs/ read well on GitHub and build into a site 
 
 * Tables generated from the code. A page marks where a table goes with `<!-- table:options -->`,
   `<!-- table:actions -->`, `<!-- table:observation -->`, `<!-- table:recipes -->` or
-  `<!-- table:environment-cards -->`; the hook puts there the markdown that `uno_env.rules.options_markdown()`,
+  `<!-- table:environments -->`; the hook puts there the markdown that `uno_env.rules.options_markdown()`,
   `uno_env.actions.actions_markdown()`, `uno_env.observation.fields_markdown()`,
   `uno_env.train.recipes.recipes_markdown()` and `scripts/env_cards.py`'s `cards_markdown()` return, so the docs
   cannot drift from the code.
@@ -54,7 +54,7 @@ TABLES = {
     "recipes": ("uno_env.train.recipes", "recipes_markdown"),
 }
 # marker name -> (script in scripts/, function) for the tables a repository script makes
-SCRIPT_TABLES = {"environment-cards": ("env_cards.py", "cards_markdown")}
+SCRIPT_TABLES = {"environments": ("env_cards.py", "cards_markdown")}
 TABLE_MARKER = re.compile(r"^<!-- table:([a-z_]+) -->[ \t]*$", re.M)
 PICTURE_MARKER = re.compile(r"^<!-- picture:([a-z-]+) -->[ \t]*$", re.M)
 PICTURES = "pictures"  # the site's folder of drawn pictures

@@ -1,7 +1,7 @@
 """The environment cards at the top of the API page: one per face (the PettingZoo env, the Gymnasium env, the
 Stable-Baselines3 VecEnv, the vector env), as PettingZoo's classic pages open, with every number read from the code.
 
-`docs/hooks.py` puts `cards_markdown()` where docs/api.md says `<!-- table:environment-cards -->`, on every build:
+`docs/hooks.py` puts `cards_markdown()` where docs/api.md says `<!-- table:environments -->`, on every build:
 the action count, the player counts, the observation levels and their lengths, the variants, the reward kinds and
 the defaults are the code's own, so the card cannot drift from it.
 

@@ -95,10 +95,8 @@ def readme_block(data: dict) -> str:
     minutes = sorted({row["minutes"] for row in data["policies"]})
     lines = [
         f"The shipped policies (native PPO, one {'-'.join(map(str, minutes))}-minute run each on a 2-core machine, "
-        "kickstarted from `counter`)",
-        f"against `counter`, the strongest baseline, over {data['games']:,} paired games; the fair share is 50% with "
-        "2 players and",
-        "25% with 4:",
+        f"kickstarted from `counter`) against `counter`, the strongest baseline, over {data['games']:,} paired games; "
+        "the fair share is 50% with 2 players and 25% with 4:",
         "",
         "| preset | 2 players | 4 players |",
         "|---|---|---|",

@@ -62,7 +62,7 @@ def test_the_api_page_opens_with_the_environment_cards():
     from uno_env.observation import LEVELS, MAX_PLAYERS, MIN_PLAYERS
 
     page = (ROOT / "docs" / "api.md").read_text()
-    assert page.index("<!-- table:environment-cards -->") < page.index("\n## ", page.index("## At a glance") + 1)
+    assert page.index("<!-- table:environments -->") < page.index("\n## ", page.index("## At a glance") + 1)
     cards = load_cards().cards_markdown()
     for face in ("uno_v0", "UnoSingleAgentEnv", "UnoSB3VecEnv", "UnoVectorEnv"):
         assert f"`{face}`**" in cards, face
