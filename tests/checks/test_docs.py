@@ -93,6 +93,10 @@ def test_site_builds_strict(site):
     assert re.search(r"<td><code>narwhal_includes_player</code></td>", pages["rules/index.html"])
     assert re.search(r"<td><code>w4_previous_color</code></td>", pages["api/index.html"])
     assert re.search(r"<td><code>challenge</code></td>", pages["api/index.html"])
+    # the API page opens with the environment cards; the results tables are filled in from their file
+    api = pages["api/index.html"]
+    assert api.index("<code>UnoVectorEnv</code>") < api.index('id="how-it-is-built"') and "Observation length" in api
+    assert "<!-- results:" not in pages["results/index.html"] and "<th>vs counter</th>" in pages["results/index.html"]
     # every notebook is a page, rendered with its committed outputs (each draws a plot)
     for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
         page = f"notebooks/{notebook.stem}/index.html"
