@@ -47,6 +47,7 @@ from uno_env.cli import (
     positive_float,
     positive_int,
 )
+from uno_env.extras import require_extra
 from uno_env.records import write_atomic
 from uno_env.train import check_device, run_trainer
 from uno_env.train.checkpoint import restore, resumed, save_checkpoint, save_policy, save_snapshot
@@ -220,6 +221,7 @@ class Episodes:
 
 def train(config: DMCConfig) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
+    require_extra("training", *TRAIN_MODULES)
     config, state = resumed(config)
     if state is not None and config.total_steps < state["steps"] + config.num_envs * config.rollout_steps:
         raise ValueError(f"total_steps {config.total_steps} trains nothing: the checkpoint has trained "

@@ -146,6 +146,16 @@ def test_the_policy_file_plays_through_the_registry(dmc_run):
         DMCAgent(QNetwork("knowledge", 2, (8,)).to_file_dict("classic") | {"format": "uno-env-policy-1"})
 
 
+def test_the_command_shows_its_help_and_refuses_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        dmc.main(["--help"])
+    assert stop.value.code == 0 and capsys.readouterr().out.startswith("usage: uno-train-dmc ")
+    with pytest.raises(SystemExit) as stop:
+        dmc.main(["--epsilon", "1.5"])
+    error = capsys.readouterr().err
+    assert stop.value.code == 2 and error.count("\n") == 1 and "--epsilon: must be a number from 0 to 1" in error
+
+
 def test_bad_settings_are_refused_in_one_line():
     with pytest.raises(SystemExit):
         dmc.build_parser().parse_config(["--imitate", "ppo:classic"])
