@@ -19,7 +19,8 @@ ndarrays: numba reads them faster than records): `reset_games`, `setup_dealt`, `
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from . import actions as A
 from . import cards as C
@@ -116,6 +117,10 @@ NCK = C.NUM_COLORED_KINDS
 RPC = C.RANKS_PER_COLOR
 W4 = C.WILD_DRAW_FOUR
 
+#: bits per seat of the packed draw values in `dealer_from_draws` (a value is a rank, 0-9)
+DRAW_VALUE_BITS = 4
+DRAW_VALUE_MASK = np.int64(15)
+
 # Codes returned by `check_game` (0 = fine); `game.INVARIANT_MESSAGES` explains them.
 OK = 0
 BAD_CARD_COUNT = 1
@@ -138,12 +143,42 @@ _S30, _S27, _S31, _S32, _S11 = np.uint64(30), np.uint64(27), np.uint64(31), np.u
 
 
 @njit(cache=True, nogil=True)
-def _next_u64(st):
-    z = st.rng + _GOLDEN
-    st.rng = z
+def _splitmix(z):
+    """splitmix64's output of the advanced state `z`."""
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
+
+
+@njit(cache=True, nogil=True)
+def _next_u64(st):
+    z = st.rng + _GOLDEN
+    st.rng = z
+    return _splitmix(z)
+
+
+@njit(cache=True, nogil=True)
+def uniform_from_cell(cell):
+    """A uniform float in [0, 1) from the splitmix64 state in cell[0] (advanced): a stream of its own, as a game's,
+    for code that has no numpy Generator (an agent deciding on the GPU)."""
+    z = cell[0] + _GOLDEN
+    cell[0] = z
+    return np.float64(_splitmix(z) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+def uniform(rng):
+    """A uniform draw in [0, 1) from `rng`: a numpy Generator (an agent's own, on the CPU), or a one-element uint64
+    array holding a splitmix64 state (`uniform_from_cell`: an agent deciding on the GPU, where there is none)."""
+    if hasattr(rng, "random"):
+        return rng.random()
+    return uniform_from_cell(rng)
+
+
+@overload(uniform)
+def _uniform_compiled(rng):
+    if isinstance(rng, types.Array):
+        return lambda rng: uniform_from_cell(rng)
+    return lambda rng: rng.random()
 
 
 @njit(cache=True, nogil=True)
@@ -430,27 +465,29 @@ def dealer_from_draws(st, c):
     players tied for highest draw again among themselves (so a deck whose cards all count the same never
     ends the draw: `game.make_config` refuses it)."""
     nplayers = c.num_players
-    contenders = np.ones(nplayers, np.bool_)
-    values = np.zeros(nplayers, np.int64)
+    contenders = (np.int64(1) << nplayers) - 1  # bit p: seat p still draws
+    values = np.int64(0)  # DRAW_VALUE_BITS per seat: the value of its last draw (no scratch array: device code)
     pos = st.draw_len
     while True:
         best = -1
         for p in range(nplayers):
-            if contenders[p]:
+            if (contenders >> p) & 1:
                 if pos == 0:
                     _shuffle(st, st.draw_pile, st.draw_len)
                     pos = st.draw_len
                 pos -= 1
-                kind = st.draw_pile[pos]
-                values[p] = dealer_draw_value(kind)
-                best = max(best, values[p])
+                value = np.int64(dealer_draw_value(st.draw_pile[pos]))
+                shift = DRAW_VALUE_BITS * p
+                values = (values & ~(DRAW_VALUE_MASK << shift)) | (value << shift)
+                best = max(best, value)
         n_best = 0
         dealer = -1
         for p in range(nplayers):
-            contenders[p] = contenders[p] and values[p] == best
-            if contenders[p]:
+            if (contenders >> p) & 1 and (values >> (DRAW_VALUE_BITS * p)) & DRAW_VALUE_MASK == best:
                 n_best += 1
                 dealer = p
+            else:
+                contenders &= ~(np.int64(1) << p)
         if n_best == 1:
             return dealer
 
@@ -545,22 +582,28 @@ def _end_episode(st):
 
 
 @njit(cache=True, nogil=True)
+def _held_points(st, c, seat):
+    """The card points `seat` holds (hand and forehead) when a round ends."""
+    held = 0
+    for k in range(NK):
+        held += np.int64(st.hand[seat, k]) * c.card_points[k]
+    for i in range(st.fh_len):
+        if st.fh_seat[i] == seat:
+            held += c.card_points[st.fh_card[i]]
+    return held
+
+
+@njit(cache=True, nogil=True)
 def _finish_round(st, c, winner):
     """`winner` went out: score the round; then end the episode or deal the next round of a match."""
     nplayers = c.num_players
-    held = np.zeros(nplayers, np.int64)
-    for p in range(nplayers):
-        for k in range(NK):
-            held[p] += st.hand[p, k] * c.card_points[k]
-    for i in range(st.fh_len):
-        held[st.fh_seat[i]] += c.card_points[st.fh_card[i]]
     won = 0
     for p in range(nplayers):
         if p != winner:
-            won += held[p]
+            won += _held_points(st, c, p)
     if c.scoring == PENALTY_SCORING:
         for p in range(nplayers):
-            st.scores[p] += held[p]
+            st.scores[p] += _held_points(st, c, p)
     else:
         st.scores[winner] += won
     st.round_winner = winner
@@ -729,7 +772,9 @@ def _hand_out_narwhal(st, c, seat):
 def _give_away(st, c, seat, color):
     """Creeperific "Urrrhhh": every card of `color`, in random order, to seat+1, seat+2, ... round and round."""
     nplayers = c.num_players
-    given = np.empty(MAX_DECK, np.int64)
+    # The cards given lie in the free tail of the draw pile while they are shuffled: draw_len + n < the deck's
+    # size, as the colour's cards are in the hand (no scratch array: this also runs as device code).
+    given = st.draw_pile[st.draw_len :]
     n = 0
     base = color * RPC
     for r in range(RPC):

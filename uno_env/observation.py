@@ -264,9 +264,10 @@ def check_layout(source: str, data: Mapping[str, Any]) -> None:
 # the int8 row in place through the field offsets (`ObservationSpec.offsets`), as the encoder below wrote it.
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def field(obs, off, index, size):
-    """The observation field `index` (an `F_*` id) of `size` entries, as a view."""
+    """The observation field `index` (an `F_*` id) of `size` entries, as a view (inlined: device code returns no
+    view)."""
     start = off[index]
     return obs[start : start + size]
 
@@ -351,6 +352,14 @@ class ObservationSpec:
 
 
 @njit(cache=True, nogil=True)
+def copy_into(out, start, values):
+    """out[start : start + len(values)] = values, as a loop (an array assigned to a slice needs numba's runtime,
+    which device code has not)."""
+    for i in range(values.shape[0]):
+        out[start + i] = values[i]
+
+
+@njit(cache=True, nogil=True)
 def _clip(x):
     return min(x, 127)
 
@@ -364,7 +373,7 @@ def encode(st, c, observer, level, off, out):
     out[:] = 0
     n = c.num_players
     seer = level >= 3
-    out[off[F_HAND] : off[F_HAND] + E.NK] = st.hand[observer]
+    copy_into(out, off[F_HAND], st.hand[observer])
     if st.discard_len > 0:
         out[off[F_TOP] + st.discard[st.discard_len - 1]] = 1
     if st.color >= 0:
@@ -403,7 +412,7 @@ def encode(st, c, observer, level, off, out):
         rel = (seat - observer) % n
         if rel != 0:
             start = off[F_KNOWN] + rel * E.NK
-            out[start : start + E.NK] = st.known[observer, seat]
+            copy_into(out, start, st.known[observer, seat])
         if st.last_action[seat] >= 0:
             out[off[F_LAST] + rel * A.NUM_ACTIONS + st.last_action[seat]] = 1
     if st.w4_prev_color >= 0:
@@ -415,7 +424,7 @@ def encode(st, c, observer, level, off, out):
         return
     for seat in range(n):
         start = off[F_HANDS] + ((seat - observer) % n) * E.NK
-        out[start : start + E.NK] = st.hand[seat]
+        copy_into(out, start, st.hand[seat])
     for i in range(st.draw_len):
         out[off[F_DRAW_PILE] + st.draw_pile[i]] += 1
 
@@ -430,14 +439,14 @@ def encode_belief(st, c, observer, off, out):
         for k in range(E.NK):
             at = st.void_at[seat, k]
             out[start + k] = -1 if at == E.NO_VOID else _clip(np.int64(st.took[seat]) - at)
-        out[off[F_NAMED] + rel * C.NUM_COLORS : off[F_NAMED] + (rel + 1) * C.NUM_COLORS] = st.named[seat]
+        copy_into(out, off[F_NAMED] + rel * C.NUM_COLORS, st.named[seat])
         out[off[F_TOOK] + rel] = _clip(st.took[seat])
         out[off[F_DRAW_ENDED] + rel] = st.draw_ended[seat]
     for i in range(min(st.recent_count, E.RECENT)):  # newest first
         at = (st.recent_count - 1 - i) % E.RECENT
         out[off[F_RECENT_ACTIONS] + i * A.NUM_ACTIONS + st.recent_action[at]] = 1
         out[off[F_RECENT_SEATS] + i * n + (st.recent_seat[at] - observer) % n] = 1
-    unseen = np.zeros(E.NK, np.int64)
+    unseen = out[off[F_UNSEEN] : off[F_UNSEEN] + E.NK]  # counted in place (at most 100 a kind: fits int8)
     for k in range(E.NK):
         unseen[k] = c.card_counts[k] - st.hand[observer, k]
     for i in range(st.discard_len):
@@ -451,8 +460,7 @@ def encode_belief(st, c, observer, off, out):
                 unseen[k] -= st.known[observer, seat, k]
     total = 0
     for k in range(E.NK):
-        out[off[F_UNSEEN] + k] = unseen[k]
-        total += unseen[k]
+        total += np.int64(unseen[k])
     for seat in range(n):
         rel = (seat - observer) % n
         start = off[F_PRIOR] + rel * E.NK
