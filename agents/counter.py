@@ -11,6 +11,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import observation as O
 from uno_env.observation import field, one_hot_index
+from uno_env.seats import DeviceRule
 
 from .greedy import (
     FIRST,
@@ -26,7 +27,7 @@ from .greedy import (
     subtract_rows,
     w4_legal,
 )
-from .rule_based import decide_rows, total
+from .rule_based import decide_row, decide_rows, total
 
 MAX_CARDS = 1024  # beyond any deck (at most 256 cards)
 LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, MAX_CARDS + 1)))])  # log k!
@@ -92,7 +93,7 @@ def last_action(obs, off, rel):
     return one_hot_index(obs[start : start + A.NUM_ACTIONS])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def known_cards(obs, off, rel):
     """The cards the agent knows relative seat `rel` holds (59 counts)."""
     start = off[O.F_KNOWN] + rel * NK
@@ -271,12 +272,32 @@ def counter_other_scores(obs, mask, phase, off, n, points, counts, params, hc, s
     greedy_other_scores(obs, mask, phase, off, n, points, counts, (), hc, unseen, s)
 
 
+#: float64s of counter's work arrays (`counter_scratch`)
+COUNTER_WORK = 3 * NC + 2 * NK + RPC
+
+
+@njit(cache=True, nogil=True, inline="always")
+def counter_scratch(work):
+    """Counter's work arrays as its scorers take them, laid out in one array of COUNTER_WORK float64s (inlined:
+    device code returns no view)."""
+    a, b, c, d = NC, 2 * NC, 2 * NC + NK, 2 * NC + 2 * NK
+    return (work[:a], work[a:b], (work[b:c], work[c:d], work[d : d + NC], work[d + NC : d + NC + RPC]))
+
+
+@njit(cache=True, nogil=True)
+def counter_decide_row(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
+    """Counter's choice for one row with the work arrays given: its rule on the GPU (`uno_env.seats.DeviceRule`)."""
+    return decide_row(row, mask, rng, off, n, points, counts, params, counter_scratch(work), scores, hand_colors,
+                      counter_card_scores, counter_color_scores, counter_challenge_scores, counter_guess_scores,
+                      counter_other_scores)  # fmt: skip
+
+
 @njit(cache=True, nogil=True)
 def counter_decide(obs, masks, rng, off, n, points, counts, params, actions):
     """`CounterAgent`'s choice for every row: the shared loop with counter's phase scorers (greedy's in the other
     phases), ties broken with `rng`; `params` = (threat, hold (1, 0 or HOLD_AUTO), stuck_points, bluff_prior,
     challenge_threshold, save_wilds, save_pile)."""
-    scratch = (np.empty(NC), np.empty(NC), (np.empty(NK), np.empty(NK), np.empty(NC), np.empty(RPC)))
+    scratch = counter_scratch(np.empty(COUNTER_WORK))
     decide_rows(obs, masks, rng, off, n, points, counts, params, scratch, actions, counter_card_scores,
                 counter_color_scores, counter_challenge_scores, counter_guess_scores, counter_other_scores)  # fmt: skip
 
@@ -353,6 +374,10 @@ class CounterAgent(GreedyAgent):
             np.int64(self.threat), np.int64(hold), np.float64(self.stuck_points), np.float64(self.bluff_prior),
             np.float64(self.challenge_threshold), np.int64(self.save_wilds), np.int64(self.save_pile),
         )  # fmt: skip
+
+    def device_rule(self) -> DeviceRule:
+        """Counter's rule on the GPU, its ties broken by each game's own stream there."""
+        return DeviceRule(counter_decide_row, self.kernel_params(), self.observation, self._points, self._counts)
 
     def decide(self, spec, observations, action_masks, actions):
         counter_decide(observations, action_masks, self.rng, spec.offsets, spec.num_players, self._points,

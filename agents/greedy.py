@@ -10,8 +10,9 @@ from uno_env import cards as C
 from uno_env import observation as O
 from uno_env.engine import wild_draw_four_legal
 from uno_env.observation import field, one_hot_index, phase_of  # noqa: F401  (phase_of re-exported: its old home)
+from uno_env.seats import DeviceRule
 
-from .rule_based import BaselineAgent, color_counts, decide_rows, total  # noqa: F401  (re-exported: their old home)
+from .rule_based import BaselineAgent, color_counts, decide_row, decide_rows, total  # noqa: F401  (re-exported: their old home)
 
 NCK = C.NUM_COLORED_KINDS
 NK = C.NUM_KINDS
@@ -146,6 +147,14 @@ def greedy_decide(obs, masks, rng, off, n, points, counts, actions):
                 greedy_color_scores, greedy_challenge_scores, greedy_guess_scores, greedy_other_scores)  # fmt: skip
 
 
+@njit(cache=True, nogil=True)
+def greedy_decide_row(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
+    """Greedy's choice for one row with the work arrays given: its rule on the GPU (`uno_env.seats.DeviceRule`)."""
+    return decide_row(row, mask, rng, off, n, points, counts, params, work[:NK], scores, hand_colors,
+                      greedy_card_scores, greedy_color_scores, greedy_challenge_scores, greedy_guess_scores,
+                      greedy_other_scores)  # fmt: skip
+
+
 class GreedyAgent(BaselineAgent):
     """The textbook strategy: shed the cards that cost most, keep the wild cards as the way out.
 
@@ -172,6 +181,10 @@ class GreedyAgent(BaselineAgent):
 
     observation = "minimal"
     name = "greedy"
+
+    def device_rule(self) -> DeviceRule:
+        """Greedy's rule on the GPU, its ties broken by each game's own stream there."""
+        return DeviceRule(greedy_decide_row, (np.int64(0),), self.observation, self._points, self._counts)
 
     def decide(self, spec, observations, action_masks, actions):
         greedy_decide(observations, action_masks, self.rng, spec.offsets, spec.num_players, self._points,

@@ -13,6 +13,7 @@ from numba import njit
 from uno_env import actions as A
 from uno_env import cards as C
 from uno_env.observation import argmax_first, field, one_hot_index  # noqa: F401  (re-exported: their old home)
+from uno_env.seats import DeviceRule
 
 from .rule_based import NEG, TIE_BREAK, BaselineAgent, best_legal  # noqa: F401  (re-exported: their old home)
 
@@ -27,6 +28,16 @@ def naive_decide(masks, rng, actions):
     scores[A.UNO] = 1.0
     for i in range(masks.shape[0]):
         actions[i] = best_legal(scores, masks[i], rng)
+
+
+@njit(cache=True, nogil=True)
+def naive_decide_row(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
+    """Naive's choice for one row: its rule on the GPU (`uno_env.seats.DeviceRule`)."""
+    scores[:] = 0.0
+    scores[: C.NUM_KINDS] = 1.0
+    scores[A.ACCEPT] = 1.0
+    scores[A.UNO] = 1.0
+    return best_legal(scores, mask, rng)
 
 
 class NaiveAgent(BaselineAgent):
@@ -45,6 +56,10 @@ class NaiveAgent(BaselineAgent):
     observation = "minimal"
     name = "naive"
     reads_fields = False
+
+    def device_rule(self) -> DeviceRule:
+        """Naive's rule on the GPU, its random choices drawn from each game's own stream there."""
+        return DeviceRule(naive_decide_row, (np.int64(0),), self.observation, self._points, self._counts)
 
     def decide(self, spec, observations, action_masks, actions):
         naive_decide(action_masks, self.rng, actions)

@@ -16,6 +16,7 @@ from numba import njit
 
 from uno_env import actions as A
 from uno_env import cards as C
+from uno_env import engine as E
 from uno_env import observation as O
 from uno_env.rules import RuleSet, make_rules
 
@@ -47,7 +48,7 @@ def best_legal(scores, mask, rng):
     best_value = NEG
     for a in range(scores.shape[0]):
         if mask[a] != 0 and scores[a] >= top - TIE_BREAK:
-            value = scores[a] + TIE_BREAK * rng.random()
+            value = scores[a] + TIE_BREAK * E.uniform(rng)
             if value > best_value:
                 best, best_value = a, value
     return best
@@ -89,22 +90,29 @@ def decide_rows(obs, masks, rng, off, n, points, counts, params, scratch, action
     s = np.empty(A.NUM_ACTIONS)
     hand_colors = np.empty(NC, np.int64)
     for i in range(obs.shape[0]):
-        row = obs[i]
-        mask = masks[i]
-        s[:] = 0.0
-        phase = O.phase_of(row, off)
-        color_counts(O.field(row, off, O.F_HAND, NK), hand_colors)
-        if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
-            play_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
-        elif phase == A.PHASE_COLOR:
-            color_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
-        elif phase == A.PHASE_CHALLENGE:
-            challenge_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
-        elif phase == A.PHASE_GUESS:
-            guess_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
-        else:
-            other_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
-        actions[i] = best_legal(s, mask, rng)
+        actions[i] = decide_row(obs[i], masks[i], rng, off, n, points, counts, params, scratch, s, hand_colors,
+                                play_scores, color_scores, challenge_scores, guess_scores, other_scores)  # fmt: skip
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decide_row(row, mask, rng, off, n, points, counts, params, scratch, s, hand_colors,
+               play_scores, color_scores, challenge_scores, guess_scores, other_scores):  # fmt: skip
+    """One row of `decide_rows`: the best legal action of observation `row`, with the work arrays `s` (one score
+    an action) and `hand_colors` (one count a colour) given, so that a GPU thread can pass its own."""
+    s[:] = 0.0
+    phase = O.phase_of(row, off)
+    color_counts(O.field(row, off, O.F_HAND, NK), hand_colors)
+    if phase == A.PHASE_PLAY or phase == A.PHASE_DRAWN:
+        play_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
+    elif phase == A.PHASE_COLOR:
+        color_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
+    elif phase == A.PHASE_CHALLENGE:
+        challenge_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
+    elif phase == A.PHASE_GUESS:
+        guess_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
+    else:
+        other_scores(row, mask, phase, off, n, points, counts, params, hand_colors, scratch, s)
+    return best_legal(s, mask, rng)
 
 
 class BaselineAgent:
