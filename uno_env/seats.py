@@ -22,7 +22,7 @@ arena (`play_games`), the screens (one decision at a time) and the conformance k
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 from numba import njit, prange
@@ -31,7 +31,9 @@ from . import actions as A
 from . import engine as E
 from . import observation as O
 from . import validate as V
+from .cards import NUM_KINDS
 from .game import GameBatch, IllegalActionError
+from .rewards import add_step_rewards
 
 PARALLEL_MIN_BATCH = 512  # smaller batches run serially: waking threads costs more than it saves
 
@@ -89,6 +91,45 @@ class RandomPlay:
     def act(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
         return A.random_legal_actions(action_masks, self.rng)
 
+    def device_rule(self) -> DeviceRule:
+        """The same choice on the GPU (from each game's own stream there, not this agent's generator)."""
+        empty = np.zeros(NUM_KINDS)
+        return DeviceRule(random_decide_row, (np.int64(0),), "minimal", empty, empty)
+
+
+#: float64 work slots a device rule may use (`DeviceRule.decide`'s `work`), one set for each GPU thread
+DEVICE_WORK_SIZE = 160
+
+
+class DeviceRule(NamedTuple):
+    """How an agent decides on the GPU (`UnoVectorEnv(device="cuda")`): `decide(row, mask, rng, off, n, points,
+    counts, params, work, scores, hand_colors) -> action` is an njit function of one observation row, compiled
+    into the device's step kernel and called once for each decision, with the game's own tie-break stream `rng` (a
+    one-element uint64 array: `engine.uniform`) and the work arrays its thread gives it (`work`: DEVICE_WORK_SIZE
+    float64s, `scores`: one an action, `hand_colors`: one int64 a colour). `params` is a tuple of numbers,
+    `observation` the level it reads, `points` and `counts` the rule set's card points and copies (float64)."""
+
+    decide: Any
+    params: tuple
+    observation: str
+    points: np.ndarray
+    counts: np.ndarray
+
+
+@njit(cache=True, nogil=True)
+def random_decide_row(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
+    """`RandomPlay`'s choice on the GPU (`DeviceRule`): a uniformly random legal action, from the stream `rng`."""
+    legal = 0
+    for a in range(mask.shape[0]):
+        legal += mask[a] != 0
+    pick = np.int64(E.uniform(rng) * legal)
+    for a in range(mask.shape[0]):
+        if mask[a] != 0:
+            if pick == 0:
+                return a
+            pick -= 1
+    return 0
+
 
 # ------------------------------------------------------------------------------------------ the kernels
 
@@ -102,8 +143,47 @@ def illegal_flags(s, cfg, games, actions, flags):
         flags[i] = 0 if E.is_legal(s[games[i]], c, actions[i], m) else 1
 
 
+ENDED_TERMINATED, ENDED_TRUNCATED = 1, 2
+
+
+# What `settle_*` records for a game that ended in the step (one record per game of the batch).
+RESULT_DTYPE = np.dtype(
+    [
+        ("ended", np.int8),  # 0, ENDED_TERMINATED or ENDED_TRUNCATED
+        ("winner", np.int64),  # the (lowest) winning seat, -1 if truncated
+        ("points", np.int64),  # points of the last round
+        ("length", np.int64),  # decisions in the episode
+        ("scores", np.int32, (E.MAX_PLAYERS,)),  # final match scores / tallies
+        ("winners", np.int8, (E.MAX_PLAYERS,)),  # every winning seat (ties under penalty scoring)
+    ],
+    align=True,
+)
+
+
 @njit(cache=True, nogil=True)
-def _observe_game(st, c, level, off, obs, mask):
+def settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seat, level, off):
+    """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
+    rounds_before = st.rounds
+    E.step_game(st, c, action)
+    add_step_rewards(st, c, kind, rounds_before, rewards[g])
+    if st.done:
+        result = results[g]
+        result.ended = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
+        result.winner = -1
+        for p in range(c.num_players - 1, -1, -1):
+            if st.winners[p]:
+                result.winner = p
+        result.points = st.round_points
+        result.length = st.steps
+        O.copy_into(result.scores, 0, st.scores)
+        O.copy_into(result.winners, 0, st.winners)
+        O.encode(st, c, final_seat[g], level, off, final_obs[g])
+        seeds[g] = E.next_episode_seed(seeds[g])
+        E.reset_game(st, c, seeds[g])
+
+
+@njit(cache=True, nogil=True)
+def observe_game(st, c, level, off, obs, mask):
     O.encode(st, c, st.seat, level, off, obs)
     E.fill_mask(st, c, mask)
     return st.seat
@@ -114,7 +194,7 @@ def observe_serial(s, cfg, games, level, off, obs, masks, seats):
     """Row i: the observation and mask of the deciding seat of game games[i], and that seat."""
     c = cfg[0]
     for i in range(games.shape[0]):
-        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
+        seats[i] = observe_game(s[games[i]], c, level, off, obs[i], masks[i])
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -122,7 +202,7 @@ def observe_parallel(s, cfg, games, level, off, obs, masks, seats):
     """`observe_serial` with the games spread over numba's threads."""
     for i in prange(games.shape[0]):
         c = cfg[0]
-        seats[i] = _observe_game(s[games[i]], c, level, off, obs[i], masks[i])
+        seats[i] = observe_game(s[games[i]], c, level, off, obs[i], masks[i])
 
 
 def observe_deciders(s, cfg, games, level, off, obs, masks, seats) -> None:

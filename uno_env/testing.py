@@ -44,12 +44,13 @@ from . import actions as A
 from . import cards as C
 from . import engine as E
 from . import observation as O
+from . import validate
 from .aec import env as make_env
 from .aec import raw_env
 from .game import Game, GameBatch
 from .rewards import WIN, step_rewards_one
 from .rules import RuleSet, make_rules
-from .seats import SeatLoop, agent_actions, bind
+from .seats import ENDED_TERMINATED, ENDED_TRUNCATED, RESULT_DTYPE, SeatLoop, agent_actions, bind
 from .vector import UnoVectorEnv
 
 __all__ = [
@@ -890,3 +891,94 @@ def check_faces(
         "opponent_decisions": faces.opponent_decisions,
         "faces": faces.faces,
     }
+
+
+# ------------------------------------------------------------------------------ the engine on the GPU
+
+def compare_with_cpu(variant: str = "classic", num_players: int = 2, num_envs: int = 8, steps: int = 40, *,
+                     seed: int = 0, opponents: Any = None, learner_seats: Any = "all", observation: str = "knowledge",
+                     **rule_options: Any) -> str | None:  # fmt: skip
+    """Play the same games on the device and on the CPU and compare every step's observations, masks, rewards and
+    episode ends; returns the first difference in words, or None. Without opponents the CPU side is the ordinary
+    `UnoVectorEnv`; with them it is `vector_cuda.step_game_until_learner` compiled for the CPU (`CpuMirror`), as
+    the agents' device rules draw from each game's own stream. The learners' actions are drawn on the host from the
+    masks."""
+    from .vector_cuda import CudaVectorEnv
+
+    kwargs = dict(learner_seats=learner_seats, observation=observation, **rule_options)
+    device_env = CudaVectorEnv(variant, num_players, num_envs, opponents=opponents, **kwargs)
+    cpu_env = UnoVectorEnv(variant, num_players, num_envs, **kwargs) if opponents is None else None
+    mirror = CpuMirror(device_env) if opponents is not None else None
+    rng = np.random.default_rng(seed)
+    device_out = device_env.reset(seed)
+    cpu_out = cpu_env.reset(seed) if cpu_env is not None else mirror.reset(seed)
+    for t in range(steps + 1):
+        names = ("obs", "masks", "rewards", "terminated", "truncated")
+        for name, a, b in zip(names, device_out, cpu_out, strict=False):
+            a, b = host(a), host(b)
+            if not np.array_equal(a, b):
+                games = np.flatnonzero((a != b).reshape(num_envs, -1).any(axis=1))
+                return f"{variant} {num_players}p: step {t}: {name} differ in games {games.tolist()}"
+        if t == steps:
+            return None
+        actions = A.random_legal_actions(host(device_out[1]), rng).astype(np.int64)
+        device_out = device_env.step(actions)
+        cpu_out = cpu_env.step(actions) if cpu_env is not None else mirror.step(actions)
+    return None
+
+
+def host(array) -> np.ndarray:
+    """A device array, tensor or host array as a numpy array on the host."""
+    if hasattr(array, "copy_to_host"):
+        return array.copy_to_host()
+    if hasattr(array, "__torch_function__"):
+        return array.cpu().numpy()
+    return np.asarray(array)
+
+
+class CpuMirror:
+    """The device env's step on the CPU (`vector_cuda.cpu_steps`: the same source compiled for the CPU), on host
+    copies of the same starting state: the reference that `compare_with_cpu` holds the device to when opponents play."""
+
+    def __init__(self, device_env):
+        from .vector_cuda import EPISODE_FIELDS, cpu_steps
+
+        env = self.env = device_env
+        b, n = env.num_envs, env.num_players
+        self.steps = cpu_steps(env.rule.decide)
+        self.s = env.game.state_array.copy().view(np.recarray)  # records by attribute also as Python (no JIT)
+        self.results = np.zeros(b, RESULT_DTYPE).view(np.recarray)
+        self.episodes = np.zeros((b, len(EPISODE_FIELDS)), np.int64)
+        self.opp_obs = np.zeros((b, env.opponent_spec.size), np.int8)
+        self.opp_masks = np.zeros((b, A.NUM_ACTIONS), np.int8)
+        self.rewards = np.zeros((b, n))
+        self.final_obs = np.zeros((b, env.observation_size), np.int8)
+        self.final_seats = np.zeros(b, np.int64)
+        self.obs = np.zeros((b, env.observation_size), np.int8)
+        self.masks = np.zeros((b, A.NUM_ACTIONS), np.int8)
+        self.seats = np.zeros(b, np.int64)
+        self.learner = np.zeros(E.MAX_PLAYERS, np.int8)
+        self.learner[env.learner_seats] = 1
+
+    def reset(self, seed: int):
+        env = self.env
+        self.seeds = validate.seeds(seed, env.num_envs, "seed")
+        self.opp_rng = self.env.opponent_streams(self.seeds)
+        self.final_seats[:] = env.learner_seats[0]
+        for g in range(env.num_envs):
+            E.reset_game(self.s[g], env.game.config_array[0], self.seeds[g])
+        return self._run(np.zeros(env.num_envs, np.int64), False)[:2]
+
+    def step(self, actions: np.ndarray):
+        return self._run(actions, True)
+
+    def _run(self, actions: np.ndarray, acting: bool):
+        env = self.env
+        rule = env.rule
+        self.steps(self.s, env.game.config_array, actions, acting, self.learner, env._reward_kind, env.spec.index,
+                   env.spec.offsets, env.opponent_spec.index, env.opponent_spec.offsets, np.asarray(rule.points),
+                   np.asarray(rule.counts), rule.params, self.opp_rng, self.opp_obs, self.opp_masks, self.rewards,
+                   self.results, self.episodes, self.seeds, self.final_obs, self.final_seats, self.obs, self.masks,
+                   self.seats)  # fmt: skip
+        ended = self.episodes[:, 0]
+        return self.obs, self.masks, self.rewards, ended == ENDED_TERMINATED, ended == ENDED_TRUNCATED

@@ -44,9 +44,12 @@ from . import engine as E
 from . import observation as O
 from . import validate as V
 from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
-from .rewards import add_step_rewards, reward_kind_index
+from .rewards import reward_kind_index
 from .seats import (  # noqa: F401  (agent_actions, illegal_flags, observe_*: re-exported, as before seats.py)
+    ENDED_TERMINATED,
+    ENDED_TRUNCATED,
     PARALLEL_MIN_BATCH,
+    RESULT_DTYPE,
     SeatLoop,
     agent_actions,
     illegal_flags,
@@ -54,54 +57,17 @@ from .seats import (  # noqa: F401  (agent_actions, illegal_flags, observe_*: re
     observe_deciders,
     observe_parallel,
     observe_serial,
+    settle_game,
 )
-
-ENDED_TERMINATED, ENDED_TRUNCATED = 1, 2
-
-
-# What `settle_*` records for a game that ended in the step (one record per game of the batch).
-RESULT_DTYPE = np.dtype(
-    [
-        ("ended", np.int8),  # 0, ENDED_TERMINATED or ENDED_TRUNCATED
-        ("winner", np.int64),  # the (lowest) winning seat, -1 if truncated
-        ("points", np.int64),  # points of the last round
-        ("length", np.int64),  # decisions in the episode
-        ("scores", np.int32, (E.MAX_PLAYERS,)),  # final match scores / tallies
-        ("winners", np.int8, (E.MAX_PLAYERS,)),  # every winning seat (ties under penalty scoring)
-    ],
-    align=True,
-)
-
-
-@njit(cache=True, nogil=True)
-def _settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seat, level, off):
-    """Apply one action to game g; add the step's rewards; if the game ended, record it and reset it."""
-    rounds_before = st.rounds
-    E.step_game(st, c, action)
-    add_step_rewards(st, c, kind, rounds_before, rewards[g])
-    if st.done:
-        result = results[g]
-        result.ended = ENDED_TRUNCATED if st.truncated else ENDED_TERMINATED
-        result.winner = -1
-        for p in range(c.num_players - 1, -1, -1):
-            if st.winners[p]:
-                result.winner = p
-        result.points = st.round_points
-        result.length = st.steps
-        result.scores[:] = st.scores
-        result.winners[:] = st.winners
-        O.encode(st, c, final_seat[g], level, off, final_obs[g])
-        seeds[g] = E.next_episode_seed(seeds[g])
-        E.reset_game(st, c, seeds[g])
 
 
 @njit(cache=True, nogil=True)
 def settle_serial(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, level, off):
-    """Apply actions[i] to game games[i] (see `_settle_game`), one game after another."""
+    """Apply actions[i] to game games[i] (see `settle_game`), one game after another."""
     c = cfg[0]
     for i in range(games.shape[0]):
         g = games[i]
-        _settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
+        settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -110,7 +76,7 @@ def settle_parallel(s, cfg, games, actions, kind, rewards, results, seeds, final
     for i in prange(games.shape[0]):
         c = cfg[0]
         g = games[i]
-        _settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
+        settle_game(s[g], c, g, actions[i], kind, rewards, results, seeds, final_obs, final_seat, level, off)
 
 
 def settle(s, cfg, games, actions, kind, rewards, results, seeds, final_obs, final_seat, spec) -> None:
@@ -159,7 +125,17 @@ def reset_all(s, cfg, seeds):
 
 
 class UnoVectorEnv:
-    """B games for training, stepped by compiled code; see the module docstring."""
+    """B games for training, stepped by compiled code; see the module docstring. `device="cuda"` makes the same env
+    with every game on the GPU instead (`uno_env.vector_cuda.CudaVectorEnv`)."""
+
+    def __new__(cls, *args: Any, device: str = "cpu", **kwargs: Any):
+        if device == "cuda":
+            from .vector_cuda import CudaVectorEnv  # imported here: it builds on this module
+
+            return CudaVectorEnv(*args, **kwargs)
+        if device != "cpu":
+            raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -173,6 +149,7 @@ class UnoVectorEnv:
         episode: str = "round",
         reward: str = "win",
         max_steps: int = DEFAULT_MAX_STEPS,
+        device: str = "cpu",
         **rule_options: Any,
     ):
         num_envs = V.positive_int(num_envs, "num_envs")

@@ -25,7 +25,7 @@ CORE = (
     ("the compiled engine", ("engine",)),
     ("what a state means to an agent, a person, a file", ("observation", "render", "records", "picture")),
     ("the Python face of the engine", ("game",)),
-    ("built on the game", ("seats", "replay", "text", "openspiel")),
+    ("built on the game", ("seats", "replay", "text", "openspiel", "vector_cuda")),
     ("the faces", ("aec", "vector", "wrappers", "uno_v0", "testing", "__init__")),
     ("the commands' vocabulary, for the rooms above", ("cli",)),
 )  # fmt: skip

@@ -1,0 +1,94 @@
+"""`UnoVectorEnv(device="cuda")`: the engine's kernels on the GPU, checked against the CPU engine step for step.
+
+The device code runs here under numba's CUDA simulator (in a subprocess: the simulator is chosen when numba is first
+imported), with the JIT off so that the simulated threads call the engine's functions as Python; on a machine with a
+GPU, `benchmarks/engine_gpu.py` runs the same comparison compiled."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from uno_env.agents import CounterAgent
+from uno_env.vector import UnoVectorEnv
+
+pytestmark = pytest.mark.cudasim
+
+SIMULATED = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "NUMBA_DISABLE_JIT": "1", "PYTHONWARNINGS": "ignore"}
+
+
+def simulated(code: str) -> str:
+    """Run `code` under the simulator; its stdout."""
+    done = subprocess.run([sys.executable, "-c", code], env=SIMULATED, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_device_steps_as_the_cpu_engine_for_every_variant_and_opponent():
+    """Observations, masks, rewards and episode ends equal at every step: the engine alone at 2, 4 and 10 players
+    (every seat a learner, against the ordinary CPU env), and counter's device rule against the same source on the
+    CPU. Long enough that games end and restart (a 2-player game lasts about 40 decisions)."""
+    out = simulated(
+        "from uno_env.testing import compare_with_cpu\n"
+        "from uno_env.agents import CounterAgent\n"
+        "print(compare_with_cpu('classic', 2, 4, 60, seed=3))\n"
+        "print(compare_with_cpu('swap', 4, 2, 25, seed=4, stack_draw_two=True))\n"
+        "print(compare_with_cpu('unocorns', 10, 2, 12, seed=5))\n"
+        "print(compare_with_cpu('monster_high', 4, 3, 20, seed=6, opponents=CounterAgent(0), learner_seats=[1]))\n"
+    )
+    assert out.split() == ["None"] * 4, out
+
+
+def test_the_comparison_sees_a_difference():
+    """The check can fail: a device env whose opponents' stream is seeded otherwise than the CPU mirror's."""
+    out = simulated(
+        "import numpy as np\n"
+        "from uno_env.testing import compare_with_cpu\n"
+        "from uno_env.agents import GreedyAgent\n"
+        "from uno_env import vector_cuda\n"
+        "vector_cuda.CudaVectorEnv.opponent_streams = staticmethod(lambda seeds: seeds + np.uint64(1))\n"
+        "print(compare_with_cpu('classic', 2, 3, 30, seed=1, opponents=GreedyAgent(0), learner_seats=[0]))\n"
+    )
+    assert "differ in games" in out, out
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing():
+    out = simulated(
+        "import numpy as np\n"
+        "from uno_env.vector import UnoVectorEnv\n"
+        "from uno_env.game import IllegalActionError\n"
+        "env = UnoVectorEnv('classic', 2, 3, device='cuda')\n"
+        "obs, masks = env.reset(seed=0)\n"
+        "masks = masks.copy_to_host()\n"
+        "before = env.state().tobytes()\n"
+        "actions = masks.argmax(1)\n"
+        "actions[1] = np.flatnonzero(masks[1] == 0)[0]\n"
+        "try:\n"
+        "    env.step(actions)\n"
+        "except IllegalActionError as error:\n"
+        "    print('refused:', error)\n"
+        "print(env.state().tobytes() == before)\n"
+    )
+    assert "refused: learner: 1 of 3 actions are not legal" in out and out.strip().endswith("True"), out
+
+
+def test_without_a_gpu_the_device_is_refused_in_one_line():
+    from numba import cuda
+
+    if cuda.is_available():  # a machine with a GPU has nothing to refuse
+        return
+    with pytest.raises(RuntimeError, match="needs a CUDA GPU"):
+        UnoVectorEnv("classic", 2, 4, device="cuda")
+    with pytest.raises(ValueError, match="device must be 'cpu' or 'cuda'"):
+        UnoVectorEnv("classic", 2, 4, device="tpu")
+
+
+def test_opponents_without_a_device_rule_are_refused():
+    from uno_env.vector_cuda import device_rule
+
+    with pytest.raises(ValueError, match="device_rule"):
+        device_rule(object(), np.array([0]), 2)
+    rule = device_rule(CounterAgent(0), np.array([0]), 2)
+    assert rule.observation == "knowledge" and len(rule.params) == 7

@@ -1,0 +1,350 @@
+"""`UnoVectorEnv(..., device="cuda")`: the batched training env with every game on the GPU, one CUDA thread a game.
+
+```python
+venv = UnoVectorEnv("classic", num_players=2, num_envs=32768, learner_seats=[0], opponents=CounterAgent(),
+                    device="cuda")
+obs, masks = venv.reset(seed=0)               # torch tensors on the GPU: (B, L) int8, (B, 77) int8
+obs, masks, rewards, terminated, truncated, info = venv.step(actions)   # actions: a (B,) tensor on the GPU
+```
+
+**One source of rules.** Nothing here restates a rule. The step kernel calls the engine's own functions
+(`seats.settle_game`, which steps a game with `engine.step_game`, adds its rewards and resets it when it ends;
+`seats.observe_game`, which encodes what the deciding seat sees and its legal actions): numba compiles an `njit`
+function called from a CUDA kernel as device code, so the same Python source runs on the CPU cores and on the GPU.
+The whole step of a game (the learner's action, the opponents' turns until a learner seat decides again, the
+learner's next observation) is one function, `step_game_until_learner`, that this module runs as a CUDA kernel and,
+for the equivalence tests, as a CPU loop.
+
+**Opponents** decide on the device too, by their `device_rule()` (`uno_env.seats.DeviceRule`: random, naive,
+greedy and counter have one), one rule for every opponent seat. Their ties and random choices come from each game's
+own stream (seeded from the game's seed), not from the agent's generator: the same choices as the agent makes on the
+CPU wherever it has one best action.
+
+**Arrays.** The state and the rules keep their record layouts (`engine.STATE_DTYPE`, `CONFIG_DTYPE`), copied to the
+device once. Observations, masks, rewards, seats and episode ends are torch tensors on the GPU when torch has CUDA
+(shared with numba through `__cuda_array_interface__`, no copy), else numba device arrays (numba's CUDA simulator,
+for the tests). Actions are read in place from a tensor or device array on the GPU (a host array is copied up).
+A step moves nothing to the host but, with `check_actions` (the default), one number: how many actions were illegal,
+so that an illegal action is refused before any game changes. A trainer whose actions come from masked logits turns
+the check off, and then nothing crosses at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda, njit
+
+from . import actions as A
+from . import engine as E
+from . import observation as O
+from . import validate as V
+from .cards import NUM_COLORS
+from .game import DEFAULT_MAX_STEPS, GameBatch, IllegalActionError
+from .rewards import reward_kind_index
+from .seats import (
+    DEVICE_WORK_SIZE,
+    ENDED_TERMINATED,
+    ENDED_TRUNCATED,
+    RESULT_DTYPE,
+    DeviceRule,
+    observe_game,
+    random_decide_row,
+    settle_game,
+)
+
+if not hasattr(np, "row_stack"):  # numba-cuda's CUDA target registers np.row_stack when it first compiles; numpy 2.5
+    np.row_stack = np.vstack  # removed it
+NUM_ACTIONS = A.NUM_ACTIONS  # a plain global: the size of a CUDA local array must be a constant the compiler sees
+#: threads in a block of the step kernel
+THREADS_PER_BLOCK = 128
+#: the columns of `CudaVectorEnv.episodes`: the last episode result of each game (read where ended is not 0)
+EPISODE_FIELDS = ("ended", "winner", "points", "length")
+#: mixed into a game's seed to seed its opponents' stream, so the two streams differ
+OPPONENT_STREAM = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def step_game_until_learner(s, c, g, actions, acting, learner, kind, level, off, rule, opp_level, opp_off, points,
+                            counts, params, opp_rng, opp_obs, opp_masks, work, scores, hand_colors, rewards, results,
+                            episodes, seeds, final_obs, final_seats, obs, masks, seats):  # fmt: skip
+    """The whole step of game g: with `acting`, the learner's action actions[g]; then the opponents' turns (`rule`:
+    a `DeviceRule.decide`) until a learner seat decides; then that seat's observation and mask into obs[g] and
+    masks[g]. Rewards and episode ends as `seats.settle_game` records them (a game that ends is reset at once);
+    episodes[g] = the results' (ended, winner, points, length), read where ended is not 0."""
+    st = s[g]
+    for p in range(rewards.shape[1]):
+        rewards[g, p] = 0.0
+    results[g].ended = 0
+    if acting:
+        final_seats[g] = st.seat
+        settle_game(st, c, g, actions[g], kind, rewards, results, seeds, final_obs, final_seats, level, off)
+    while learner[st.seat] == 0:
+        observe_game(st, c, opp_level, opp_off, opp_obs[g], opp_masks[g])
+        n = np.int64(c.num_players)
+        action = rule(opp_obs[g], opp_masks[g], opp_rng[g : g + 1], opp_off, n, points, counts, params, work, scores,
+                      hand_colors)  # fmt: skip
+        settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seats, level, off)
+    seats[g] = observe_game(st, c, level, off, obs[g], masks[g])
+    result = results[g]
+    episodes[g, 0] = result.ended
+    episodes[g, 1] = result.winner
+    episodes[g, 2] = result.points
+    episodes[g, 3] = result.length
+
+
+def cpu_steps(rule):
+    """`step_game_until_learner` over every game as a CPU loop, for `rule`: the reference the device's kernel is
+    tested against (the same source, compiled for the other target)."""
+
+    @njit(nogil=True)
+    def steps(s, cfg, actions, acting, learner, kind, level, off, opp_level, opp_off, points, counts, params, opp_rng,
+              opp_obs, opp_masks, rewards, results, episodes, seeds, final_obs, final_seats, obs, masks,
+              seats):  # fmt: skip
+        work = np.empty(DEVICE_WORK_SIZE)
+        scores = np.empty(A.NUM_ACTIONS)
+        hand_colors = np.empty(NUM_COLORS, np.int64)
+        for g in range(s.shape[0]):
+            step_game_until_learner(s, cfg[0], g, actions, acting, learner, kind, level, off, rule, opp_level,
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, work, scores,
+                                    hand_colors, rewards, results, episodes, seeds, final_obs, final_seats, obs,
+                                    masks, seats)  # fmt: skip
+
+    return steps
+
+
+_KERNELS: dict[Any, tuple] = {}
+
+
+def cuda_kernels(rule) -> tuple:
+    """(step kernel, reset kernel, check kernel) for opponents deciding by `rule`, compiled once each."""
+    if rule in _KERNELS:
+        return _KERNELS[rule]
+    @cuda.jit
+    def step_kernel(s, cfg, actions, acting, learner, kind, level, off, opp_level, opp_off, points, counts, params,
+                    opp_rng, opp_obs, opp_masks, rewards, results, episodes, seeds, final_obs, final_seats, obs,
+                    masks, seats):  # fmt: skip
+        g = cuda.grid(1)
+        if g < s.shape[0]:
+            work = cuda.local.array(DEVICE_WORK_SIZE, np.float64)
+            scores = cuda.local.array(NUM_ACTIONS, np.float64)
+            hand_colors = cuda.local.array(NUM_COLORS, np.int64)
+            step_game_until_learner(s, cfg[0], g, actions, acting, learner, kind, level, off, rule, opp_level,
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, work, scores,
+                                    hand_colors, rewards, results, episodes, seeds, final_obs, final_seats, obs,
+                                    masks, seats)  # fmt: skip
+
+    @cuda.jit
+    def reset_kernel(s, cfg, seeds):
+        g = cuda.grid(1)
+        if g < s.shape[0]:
+            E.reset_game(s[g], cfg[0], seeds[g])
+
+    @cuda.jit
+    def check_kernel(masks, actions, illegal):
+        g = cuda.grid(1)
+        if g < actions.shape[0]:
+            a = actions[g]
+            if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
+                cuda.atomic.add(illegal, 0, 1)
+
+    _KERNELS[rule] = (step_kernel, reset_kernel, check_kernel)
+    return _KERNELS[rule]
+
+
+def opponent_streams(seeds: np.ndarray) -> np.ndarray:
+    """Each game's opponent stream state, from its seed (a stream apart from the game's own)."""
+    return seeds ^ OPPONENT_STREAM
+
+
+class CudaVectorEnv:
+    """B games on the GPU, stepped by one kernel a step; made by `UnoVectorEnv(..., device="cuda")` (see the
+    module docstring). `reset` and `step` return what `UnoVectorEnv`'s do, as device arrays."""
+
+    def __init__(self, variant: str = "classic", num_players: int = 2, num_envs: int = 256, *,
+                 learner_seats: str | int | list[int] = "all", opponents: Any = None, observation: str = "knowledge",
+                 episode: str = "round", reward: str = "win", max_steps: int = DEFAULT_MAX_STEPS,
+                 check_actions: bool = True, **rule_options: Any):  # fmt: skip
+        if not cuda.is_available():
+            raise RuntimeError("UnoVectorEnv(device='cuda') needs a CUDA GPU (or NUMBA_ENABLE_CUDASIM=1 for numba's "
+                               "simulator); none is available: use device='cpu'")  # fmt: skip
+        num_envs = V.positive_int(num_envs, "num_envs")
+        self.game = GameBatch(variant, num_players, num_envs, episode=episode, max_steps=max_steps, **rule_options)
+        self.rules = self.game.rules
+        self.num_envs, self.num_players = num_envs, self.game.num_players
+        self.spec = O.ObservationSpec(observation, self.num_players)
+        self.observation_level, self.observation_size = observation, self.spec.size
+        self.action_names = self.game.action_names
+        self.reward_kind = reward
+        self._reward_kind = reward_kind_index(reward)
+        self.learner_seats = parse_learner_seats(learner_seats, self.num_players)
+        if opponents is not None and hasattr(opponents, "bind"):
+            opponents.bind(O.ObservationSpec(opponents.observation, self.num_players), self.rules)
+        self.rule = device_rule(opponents, self.learner_seats, self.num_players)
+        self.opponent_spec = O.ObservationSpec(self.rule.observation, self.num_players)
+        self.check_actions = bool(check_actions)
+        self._allocate(cuda)
+        self._ready = False
+
+    def _allocate(self, cuda) -> None:
+        b, n = self.num_envs, self.num_players
+        learner = np.zeros(E.MAX_PLAYERS, np.int8)
+        learner[self.learner_seats] = 1
+        self._s = cuda.to_device(self.game.state_array)
+        self._cfg = cuda.to_device(self.game.config_array)
+        self._learner = cuda.to_device(learner)
+        self._off = cuda.to_device(self.spec.offsets)
+        self._opp_off = cuda.to_device(self.opponent_spec.offsets)
+        self._points = cuda.to_device(np.asarray(self.rule.points, np.float64))
+        self._counts = cuda.to_device(np.asarray(self.rule.counts, np.float64))
+        self._results = cuda.to_device(np.zeros(b, RESULT_DTYPE))
+        self._seeds = cuda.device_array(b, np.uint64)
+        self._opp_rng = cuda.device_array(b, np.uint64)
+        self._opp_obs = cuda.device_array((b, self.opponent_spec.size), np.int8)
+        self._opp_masks = cuda.device_array((b, A.NUM_ACTIONS), np.int8)
+        self._final_seats = cuda.device_array(b, np.int64)
+        self._illegal = cuda.device_array(1, np.int64)
+        self._no_actions = cuda.device_array(b, np.int64)
+        self.obs = device_zeros((b, self.observation_size), np.int8)
+        self.masks = device_zeros((b, A.NUM_ACTIONS), np.int8)
+        self.rewards = device_zeros((b, n), np.float64)
+        self.seats = device_zeros(b, np.int64)
+        self.final_obs = device_zeros((b, self.observation_size), np.int8)
+        self.episodes = device_zeros((b, len(EPISODE_FIELDS)), np.int64)
+        self._views = [as_numba(a) for a in (self.rewards, self.episodes, self.final_obs, self.obs, self.masks,
+                                             self.seats)]  # fmt: skip
+        self._kernels = cuda_kernels(self.rule.decide)
+        self._blocks = (b + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+
+    def _launch(self, actions, acting: bool) -> None:
+        step_kernel = self._kernels[0]
+        rewards, episodes, final_obs, obs, masks, seats = self._views
+        step_kernel[self._blocks, THREADS_PER_BLOCK](
+            self._s, self._cfg, actions, acting, self._learner, self._reward_kind, self.spec.index, self._off,
+            self.opponent_spec.index, self._opp_off, self._points, self._counts, self.rule.params, self._opp_rng,
+            self._opp_obs, self._opp_masks, rewards, self._results, episodes, self._seeds, final_obs,
+            self._final_seats, obs, masks, seats,
+        )  # fmt: skip
+
+    def reset(self, seed: int | None = None):
+        """New episodes in every game (game g from seed + g, as `UnoVectorEnv.reset`); returns the learners'
+        observations and masks."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().entropy % 2**62)
+        seeds = V.seeds(seed, self.num_envs, "seed")
+        self._seeds.copy_to_device(seeds)
+        self._opp_rng.copy_to_device(opponent_streams(seeds))
+        self._final_seats.copy_to_device(np.full(self.num_envs, self.learner_seats[0], np.int64))
+        reset_kernel = self._kernels[1]
+        reset_kernel[self._blocks, THREADS_PER_BLOCK](self._s, self._cfg, self._seeds)
+        self._launch(self._no_actions, False)
+        cuda.synchronize()
+        self._ready = True
+        return self.obs, self.masks
+
+    def step(self, actions):
+        """One action per game for its learner seat (a tensor or device array on the GPU, or a host array); returns
+        obs, masks, rewards (B, N), terminated, truncated, info, as `UnoVectorEnv.step`, on the device. With
+        `check_actions`, an illegal action raises IllegalActionError and no game changes."""
+        if not self._ready:
+            raise V.NotResetError("UnoVectorEnv.step() before reset(): call reset() first")
+        actions = device_actions(actions, self.num_envs)
+        if self.check_actions:
+            self._check(actions)
+        self._launch(actions, True)
+        return self.obs, self.masks, self.rewards, *self._ends(), self._info()
+
+    def _check(self, actions) -> None:
+        self._illegal.copy_to_device(np.zeros(1, np.int64))
+        check_kernel = self._kernels[2]
+        check_kernel[self._blocks, THREADS_PER_BLOCK](self._views[4], actions, self._illegal)
+        illegal = int(self._illegal.copy_to_host()[0])
+        if illegal:
+            raise IllegalActionError(f"learner: {illegal} of {self.num_envs} actions are not legal in their games "
+                                     "(each must be one whose mask entry is 1); no game changed")  # fmt: skip
+
+    def _episodes(self):
+        """The episode columns: a tensor view on the GPU with torch's CUDA, else a host copy (the simulator)."""
+        return self.episodes if _torch_cuda() is not None else self.episodes.copy_to_host()
+
+    def _ends(self):
+        ended = self._episodes()[:, 0]
+        return ended == ENDED_TERMINATED, ended == ENDED_TRUNCATED
+
+    def _info(self) -> dict[str, Any]:
+        episodes = self._episodes()
+        ended = episodes[:, 0] > 0
+        return {
+            "final_obs": self.final_obs,
+            "_final_obs": ended,
+            "episode": {name: episodes[:, i] for i, name in enumerate(EPISODE_FIELDS) if name != "ended"},
+            "_episode": ended,
+        }
+
+    @staticmethod
+    def opponent_streams(seeds: np.ndarray) -> np.ndarray:
+        return opponent_streams(seeds)
+
+    def state(self) -> np.ndarray:
+        """Every game's state record, copied to the host (for tests and inspection)."""
+        return self._s.copy_to_host()
+
+
+def parse_learner_seats(learner_seats, num_players: int) -> np.ndarray:
+    """The learner seats as `UnoVectorEnv` takes them ("all", a seat, or a list)."""
+    if isinstance(learner_seats, str):
+        if learner_seats != "all":
+            raise ValueError(f"learner_seats must be 'all', a seat or a list of seats, got {learner_seats!r}")
+        return np.arange(num_players)
+    seats = np.atleast_1d(np.asarray(learner_seats, np.int64))
+    if seats.size == 0 or seats.min() < 0 or seats.max() >= num_players or len(set(seats.tolist())) != seats.size:
+        raise ValueError(f"learner_seats must be distinct seats 0-{num_players - 1}, got {learner_seats!r}")
+    return seats
+
+
+def device_rule(opponents, learner_seats: np.ndarray, num_players: int) -> DeviceRule:
+    """The `DeviceRule` every opponent seat plays by: the agent's `device_rule()`; random play when every seat is a
+    learner's (the rule is then never called)."""
+    if len(learner_seats) == num_players:
+        empty = np.zeros(E.NK)
+        return DeviceRule(random_decide_row, (np.int64(0),), "minimal", empty, empty)
+    if opponents is None or not hasattr(opponents, "device_rule"):
+        raise ValueError("device='cuda' plays one agent in every opponent seat, by its device_rule(): random, naive, "
+                         f"greedy and counter have one; got {opponents!r}")  # fmt: skip
+    return opponents.device_rule()
+
+
+def _torch_cuda():
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() else None
+
+
+def device_zeros(shape, dtype):
+    """A zeroed array on the GPU: a torch tensor when torch has CUDA, else a numba device array."""
+    torch = _torch_cuda()
+    if torch is not None:
+        return torch.zeros(shape, dtype=getattr(torch, np.dtype(dtype).name), device="cuda")
+    return cuda.to_device(np.zeros(shape, dtype))
+
+
+def as_numba(array):
+    """A numba view of a device array or a CUDA torch tensor (no copy)."""
+    return cuda.as_cuda_array(array) if hasattr(array, "__torch_function__") else array
+
+
+def device_actions(actions, num_envs: int):
+    """The learners' actions as an int64 device array of num_envs entries: a tensor or device array on the GPU is
+    read in place, a host array copied up."""
+    if hasattr(actions, "__torch_function__"):
+        actions = cuda.as_cuda_array(actions) if actions.is_cuda else actions.numpy()
+    if isinstance(actions, np.ndarray | list | tuple):
+        return cuda.to_device(V.action_batch(actions, num_envs, who="learner").astype(np.int64))
+    if actions.shape != (num_envs,) or actions.dtype != np.int64:
+        raise ValueError(f"actions on the device must be int64 of shape ({num_envs},), got {actions.dtype} "
+                         f"{actions.shape}")  # fmt: skip
+    return actions
+
