@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One run on a lent GPU machine (16 cores): the engine on the GPU (benchmarks/engine_gpu.py: equivalence with the
+# CPU engine, the engine's, collection's and the native PPO's steps a second) on cores 12-15, and beside it the CPU
+# measurements that want many cores: benchmarks/ppo_signal.sh on cores 0-11 (five 5-minute runs) and, when
+# present, benchmarks/dmc_vs_ppo.sh. Logs and results go to $OUT (default /tmp/gpu-out), at most 8 files.
+#   bash benchmarks/gpu_engine.sh        # from the repository's root, on the GPU machine
+# The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
+PY=${PY:-python3}
+{
+  $PY -m pip install -q --no-index --no-deps .whl/*.whl
+  $PY -m pip install -q --no-deps --no-build-isolation -e .
+  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
+  $PY -m pip list 2>/dev/null | grep -i -E "^(numba|numba-cuda|torch|numpy) "
+} >"$OUT/setup.log" 2>&1
+MINUTES=${MINUTES:-5} OUT=/tmp/ppo_signal taskset -c 0-11 bash benchmarks/ppo_signal.sh >"$OUT/ppo_signal.log" 2>&1 &
+signal=$!
+if [ -f benchmarks/dmc_vs_ppo.sh ] && [ -z "${NO_DMC:-}" ]; then
+  MINUTES=${MINUTES:-5} CORES=14-15 OUT=/tmp/dmc bash benchmarks/dmc_vs_ppo.sh >"$OUT/dmc_vs_ppo.log" 2>&1 &
+fi
+NUMBA_NUM_THREADS=2 timeout 420 taskset -c 12-13 $PY benchmarks/engine_gpu.py --out "$OUT" 2>&1 | grep -v Warning |
+  tee "$OUT/engine_gpu.log"
+wait $signal
+wait
+cp /tmp/ppo_signal/ppo_signal.jsonl /tmp/dmc/dmc_vs_ppo.jsonl "$OUT"/ 2>/dev/null
+tar -cf "$OUT/runs.tar" -C /tmp ppo_signal/runs dmc 2>/dev/null  # the policies and their logs: one file back
+tail -3 "$OUT/ppo_signal.log"
+true
