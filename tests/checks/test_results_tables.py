@@ -133,18 +133,7 @@ PROCESS = re.compile(
 )
 
 
-# pages known to still speak of how a measurement was made (their wording is being changed)
-KNOWN = {"time-to-skill.md": "says the machine had 'helpers' editing files beside the run"}
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(path, marks=[pytest.mark.xfail(reason=KNOWN[path.name])] if path.name in KNOWN else [])
-        for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    ],
-    ids=lambda p: p.name,
-)
+@pytest.mark.parametrize("path", [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))], ids=lambda p: p.name)
 def test_pages_speak_of_the_project_not_of_how_it_was_made(path):
     """In UNO a round is a hand: "this round" on a page means the game's, never a step of the project's work."""
     found = [m.group(0) for m in PROCESS.finditer(path.read_text())]
