@@ -63,8 +63,8 @@ from .shipped import (
 __all__ = [
     "AGENT_HELP", "BEST", "CLASS_SYNTAX", "KINDS", "MAX_NAME", "SHIPPED", "SHIPPED_KINDS", "AgentName", "Kind",
     "ShippedFile", "agent_level", "agent_names", "can_play", "is_agent_name", "kinds", "load_class", "make_agent",
-    "missing_players", "parse_agent", "search_budget", "search_settings", "shipped_files", "shipped_for",
-    "shipped_variants",
+    "missing_players", "own_name", "parse_agent", "search_budget", "search_settings", "shipped_files",
+    "shipped_for", "shipped_variants",
 ]  # fmt: skip
 
 #: the most characters of an agent's name
@@ -424,3 +424,10 @@ def make_agent(name: str | AgentName, seed: int | None = None, trust: bool = Fal
     load = load_class if parsed.kind == "class" else KINDS[parsed.kind].load
     with needs_extra(parsed.text):  # ppo: needs torch, sb3: Stable-Baselines3, ...: a missing extra in one line
         return load(parsed, seed, bool(trust))
+
+
+def own_name(name: str, agent: Any) -> str:
+    """The name an agent made from `name` goes by at a table and in results: its own when it says more than the
+    name it was made from (`llm` seats the model the environment names, `llm:MODEL`), else `name`."""
+    own = getattr(agent, "name", None)
+    return own if isinstance(own, str) and own.startswith(f"{name}:") else name

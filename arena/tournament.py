@@ -13,8 +13,9 @@ thousands of games at a time. The
 report gives per agent its win rate with a 95% interval against its fair share, its mean points and a
 Bradley-Terry rating (`uno_env.arena.ratings`), saved as JSON and CSV with a PNG plot whose title names the variant,
 players, games and seed, and whose head-to-head cells show the games behind them. `--name ALIAS=AGENT` labels an
-agent ALIAS in the table, the files and the plot (a label for a long file path). The same seed gives the same games
-and the same report. `run_tournament` is the Python function behind the command.
+agent ALIAS in the table, the files and the plot (a label for a long file path); `llm` shows as its model's name,
+`llm:MODEL`, and a text agent's decisions, fallbacks and tokens (as the chat server counted them) close the summary.
+The same seed gives the same games and the same report. `run_tournament` is the Python function behind the command.
 
 The command line is read once: the rules become one `RuleSet`, the agents' names are read by the agent catalogue
 (`uno_env.agents.registry`: the names every command takes, `module:Class` with `--trust` included), which says
@@ -43,7 +44,8 @@ import numpy as np
 
 from uno_env import VARIANTS, GameBatch, RuleSet, cli, make_rules
 from uno_env import observation as O
-from uno_env.agents.registry import AGENT_HELP, agent_names, can_play, make_agent, parse_agent
+from uno_env.agents.registry import AGENT_HELP, agent_names, can_play, make_agent, own_name, parse_agent
+from uno_env.agents.text_agent import usage_line
 from uno_env.agents.trust import USER_ERRORS, add_trust
 from uno_env.extras import require_extra
 from uno_env.game import DEFAULT_MAX_STEPS
@@ -371,7 +373,8 @@ def run_tournament(
     variant's name with `rule_options`); writes reports to `out` if given, and with `save_games` (a folder) the
     first `save_games_count` games of each lineup as game records, traced as the tournament plays them
     (`save_sample_games`). `labels` ({agent: label}, `check_labels`) name agents in the results, the reports and the
-    plot (`uno-arena --name`); the sample games' records keep the agents' own names.
+    plot (`uno-arena --name`); an agent not labelled goes by its own name where that says more than the name it
+    was made from (`llm` by its model's, `llm:MODEL`: `own_labels`); the sample games' records keep the names given.
 
     The rules are made and the agents' names checked once, here: the chunks (`Chunk`) of `chunk_games` get a
     `ChunkPlayer` holding the `RuleSet` and the names, and are played here one after another, or with
@@ -382,7 +385,8 @@ def run_tournament(
 
     An agent may also be given as an object (``run_tournament([TextAgent(model), "counter"])``): it is known by its
     `name` (`seat_objects`), seated as it is in every chunk, played in this process (not with `ray_workers`).
-    Text agents' `stats()` (decisions, fallbacks, characters) go into the settings as `text_agents`."""
+    Text agents' `stats()` (decisions, fallbacks, the tokens the chat server counted) go into the settings as
+    `text_agents`, by label."""
     agents, objects = seat_objects(agents)
     lineups = _lineups(agents, num_players, lineup)
     labels = check_labels(labels or {}, agents)
@@ -411,6 +415,7 @@ def run_tournament(
                          objects=tuple(objects.items()))  # fmt: skip
     stats_before = {label: agent.stats() for label, agent in objects.items() if callable(getattr(agent, "stats", None))}
     built = player.first_agents(chunks)  # unknown names and agent files that do not load fail here, before any game
+    labels = own_labels(labels, agents, built)
     bar = _progress(sum(chunk.num_seeds * len(chunk.lineup) for chunk in chunks), progress)
     if ray_workers:
         from .ray_workers import play_chunks
@@ -437,7 +442,7 @@ def run_tournament(
     }  # fmt: skip
     text_stats = _text_stats(parts, objects, stats_before)
     if text_stats:
-        settings["text_agents"] = text_stats
+        settings["text_agents"] = {labels.get(name, name): stats for name, stats in text_stats.items()}
     result = TournamentResult(records, summaries, names, matrix, settings, games=games_met)
     if save_games is not None:
         result.saved_games = save_sample_games(save_games, chunks, parts, rules, len(lineups[0]), seed=seed,
@@ -523,6 +528,20 @@ def check_labels(labels: Mapping[str, str], agents: list[str]) -> dict[str, str]
         if label in shown:
             raise ValueError(f"labels must be unique: {shown[label]!r} and {agent!r} would both show as {label!r}")
         shown[label] = agent
+    return labels
+
+
+def own_labels(labels: Mapping[str, str], agents: list[str], built: Mapping[tuple[int, str], Any]) -> dict[str, str]:
+    """`labels` ({agent: label}) with each agent of `built` (`ChunkPlayer.first_agents`) that has none labelled by
+    its own name where that says more than the name it was made from (`own_name`: `llm` by `llm:MODEL`), unless
+    another agent already shows as that name."""
+    labels = dict(labels)
+    shown = {labels.get(agent, agent) for agent in agents}
+    for (_, name), agent in built.items():
+        own = own_name(name, agent)
+        if name not in labels and own not in shown:
+            labels[name] = own
+            shown.add(own)
     return labels
 
 
@@ -642,7 +661,8 @@ def build_parser() -> cli.ArgumentParser:
     parser.add_argument(
         "--name", action="append", default=[], metavar="ALIAS=AGENT", dest="names",
         help="show the agent AGENT (one of --agents) as ALIAS in the table, the JSON and CSV and the plot, e.g. "
-        "trained=ppo:runs/a/policy.pt; repeat it for more agents; labels are unique (default: the agents' names)",
+        "trained=ppo:runs/a/policy.pt; repeat it for more agents; labels are unique (default: the agents' names, "
+        "llm its model's: llm:MODEL)",
     )  # fmt: skip
     add_trust(parser)
     parser.add_argument(
@@ -690,12 +710,12 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     except USER_ERRORS as error:  # a bad agent file, a refused one, settings the games refuse, an unwritable --out
         parser.error(str(error) or type(error).__name__)
-    lineups = "; ".join(" ".join(args.labels.get(name, name) for name in table) for table in result.settings["lineups"])
+    label_of = {agent: label for label, agent in result.settings["labels"].items()}
+    lineups = "; ".join(" ".join(label_of.get(name, name) for name in table) for table in result.settings["lineups"])
     print(f"{args.variant}, {args.players} players, {len(result.records)} games, lineups: {lineups}")
     print(result.table())
-    for label, stats in result.settings.get("text_agents", {}).items():  # the fallback rate of a language model
-        print(f"text agent {label}: {stats['decisions']} decisions, {stats['fallbacks']} fallbacks (no legal "
-              f"move named; {stats['retried']} retries), {stats['prompt_chars']:,} prompt characters")  # fmt: skip
+    for label, stats in result.settings.get("text_agents", {}).items():  # a language model's fallbacks and tokens
+        print(usage_line(label, stats))
     print(f"reports in {Path(args.out).resolve()}: tournament.json, tournament.csv, tournament.png")
     if args.save_games is not None:
         print(f"{len(result.saved_games)} sample games in {Path(args.save_games).resolve()} (game records: replay or "

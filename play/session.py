@@ -40,7 +40,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
-from uno_env.agents.registry import can_play, make_agent
+from uno_env.agents.registry import can_play, make_agent, own_name
 from uno_env.game import DEFAULT_MAX_STEPS, GameBatch
 from uno_env.records import make_record, result_of
 from uno_env.render import table_view
@@ -159,7 +159,7 @@ class TableSession:
                     raise ValueError(why)
                 agent_seed = agent_seeds[s] if agent_seeds is not None else seed + s
                 made = make_agent(agent, seed=agent_seed, trust=trust)
-                seated[s] = (named(agent, made), made)
+                seated[s] = (own_name(agent, made), made)
             else:
                 seated[s] = (getattr(agent, "name", type(agent).__name__), agent)
         return cls(game, seat, seated)
@@ -608,13 +608,6 @@ class TableSession:
             max_steps=int(game.batch.config["max_steps"][0]), agents=agents, result=result_of(game),
             meta={"source": source, "human_seat": self.seat},
         )  # fmt: skip
-
-
-def named(name: str, agent: Any) -> str:
-    """The name a seat goes by: the agent's own when it says more than the name it was made from (`llm` seats
-    the model the environment names, `llm:MODEL`), else the name."""
-    own = getattr(agent, "name", None)
-    return own if isinstance(own, str) and own.startswith(f"{name}:") else name
 
 
 def plain(line: Line) -> str:

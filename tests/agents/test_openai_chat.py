@@ -202,7 +202,11 @@ def test_uno_arena_seats_llm_by_name(server, monkeypatch, tmp_path, capsys):
             "--save-games", str(tmp_path / "games"), "--save-games-count", "1"]  # fmt: skip
     assert tournament.main(argv) == 0
     out = capsys.readouterr().out
-    assert re.search(r"text agent llm: \d+ decisions, 0 fallbacks", out)
+    asked = [body["messages"][-1]["content"] for body, _ in server.requests]  # the stub counts len // 4 a prompt
+    prompt_tokens = sum(len(text) // 4 for text in asked)
+    assert re.search(rf"text agent llm:tiny-model: \d+ decisions, 0 fallbacks \(no legal move named; 0 retries\), "
+                     rf"{prompt_tokens:,} prompt and {9 * len(asked):,} completion tokens \(the server's count\)", out)
+    assert "lineups: llm:tiny-model counter" in out  # the table names the model
     record = json.loads(next((tmp_path / "games").glob("*.json")).read_text())
     replies = [d["text"]["attempts"][0]["reply"] for d in record["details"] if d is not None]
     assert replies and all(reply.endswith("MOVE: 1") for reply in replies)

@@ -1,5 +1,6 @@
 """Reports that describe themselves: `uno-arena --name ALIAS=AGENT` labels an agent in the table, the JSON and CSV and
-the plot; labels are checked (unique, among the agents); every tournament plot's title names the variant, players,
+the plot; labels are checked (unique, among the agents); a text agent seated as `llm` goes by its model's name and
+its summary line gives the tokens the chat server counted; every tournament plot's title names the variant, players,
 games and seed; the head-to-head cells show the games behind them."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import math
 import numpy as np
 import pytest
 
+from uno_env.agents import TextAgent
 from uno_env.arena import tournament
 from uno_env.arena.ratings import (
     GameResult,
@@ -103,6 +105,65 @@ def test_run_tournament_takes_labels_and_checks_them():
     assert result.games.tolist() == [[8, 8], [8, 8]]
     with pytest.raises(ValueError, match="labels must be unique"):
         check_labels({"naive": "greedy"}, ["greedy", "naive"])
+
+
+class CountingChat:
+    """A chat model as `OpenAIChat` is one: named `llm:MODEL`, counting the tokens a server's usage reports (here
+    words and 2 a reply); it always answers the first move."""
+
+    def __init__(self, model: str):
+        self.name = f"llm:{model}"
+        self.prompt_tokens = self.completion_tokens = 0
+
+    def __call__(self, text: str) -> str:
+        self.prompt_tokens += len(text.split())
+        self.completion_tokens += 2
+        return "MOVE: 1"
+
+
+@pytest.fixture()
+def llm_seats(monkeypatch):
+    """`llm` and `llm:MODEL` seat text agents on `CountingChat` (the model the environment names is `tiny`); every
+    one made is kept."""
+    made = []
+    make_agent = tournament.make_agent
+
+    def make(name, seed=None, trust=False):
+        if not name.startswith("llm"):
+            return make_agent(name, seed=seed, trust=trust)
+        made.append(TextAgent(CountingChat(name.partition(":")[2] or "tiny")))
+        return made[-1]
+
+    monkeypatch.setattr(tournament, "make_agent", make)
+    return made
+
+
+def test_a_text_agent_goes_by_its_models_name_and_reports_the_servers_tokens(llm_seats, tmp_path, capsys):
+    argv = ["--agents", "llm", "counter", "--games", "4", "--no-progress", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "lineups: llm:tiny counter" in out
+    assert {line.split()[0] for line in out.splitlines() if line.startswith(("llm", "counter"))} == {"llm:tiny",
+                                                                                                    "counter"}
+    report = json.loads((tmp_path / "tournament.json").read_text())
+    assert {agent["name"] for agent in report["agents"]} == {"llm:tiny", "counter"}
+    assert report["meta"]["labels"] == {"llm:tiny": "llm"} and report["meta"]["agents"] == ["llm", "counter"]
+    stats = report["meta"]["text_agents"]["llm:tiny"]
+    chats = [agent.model for agent in llm_seats]  # the agents of every chunk: their tokens add up
+    assert stats["prompt_tokens"] == sum(chat.prompt_tokens for chat in chats) > 0
+    assert stats["completion_tokens"] == 2 * stats["asked"] > 0 and stats["prompt_tokens"] != stats["prompt_chars"]
+    assert (f"text agent llm:tiny: {stats['decisions']:,} decisions, 0 fallbacks (no legal move named; 0 retries), "
+            f"{stats['prompt_tokens']:,} prompt and {stats['completion_tokens']:,} completion tokens (the server's "
+            "count)") in out.splitlines()  # fmt: skip
+    assert "prompt characters" not in out
+
+
+def test_a_label_or_a_name_taken_keeps_a_text_agent_from_its_models_name(llm_seats):
+    labelled = run_tournament(["llm", "counter"], games=2, progress=False, labels={"llm": "mine"})
+    assert set(labelled.names) == {"mine", "counter"} and set(labelled.settings["text_agents"]) == {"mine"}
+    both = run_tournament(["llm", "llm:tiny"], games=2, progress=False)  # llm:tiny is taken: llm stays llm
+    assert set(both.names) == {"llm", "llm:tiny"} and set(both.settings["text_agents"]) == {"llm", "llm:tiny"}
+    assert both.settings["labels"] == {}
 
 
 # ------------------------------------------------------------------------------------------ ratings' reports

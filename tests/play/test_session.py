@@ -7,7 +7,7 @@ import pytest
 
 from uno_env import Game
 from uno_env import actions as A
-from uno_env.agents.registry import make_agent
+from uno_env.agents.registry import make_agent, own_name
 from uno_env.play import session as session_module
 from uno_env.play.session import ActionRefused, Card, Colour, ScoreTable, TableSession, plain
 from uno_env.render import table_view
@@ -239,4 +239,4 @@ def test_a_language_model_seat_is_named_by_its_model(monkeypatch):
     table = TableSession.deal("classic", 2, 0, ["llm"], seed=3)  # `llm`: the model the environment names
     assert table.opponents[1][0] == "llm:tiny" and table.who(1) == "Player 1 (llm:tiny)"
     assert table.record(seed=3)["agents"] == ["human", "llm:tiny"]
-    assert session_module.named("greedy", object()) == "greedy"
+    assert own_name("greedy", object()) == "greedy" and own_name("llm", TextAgent(Tiny(), name="tiny")) == "llm"
