@@ -415,6 +415,11 @@ def build_parser():
     return parser_from_dataclass(DMCConfig, prog="uno-train-dmc", description=DESCRIPTION)
 
 
+def parse_args(argv: list[str] | None = None) -> DMCConfig:
+    """The `DMCConfig` of `uno-train-dmc argv`; a bad value exits 2 with one line."""
+    return build_parser().parse_config(argv)
+
+
 def announce(config: DMCConfig) -> str:
     return describe(config).replace("uno-train settings", "uno-train-dmc settings", 1)
 

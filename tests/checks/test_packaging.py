@@ -51,8 +51,8 @@ def test_the_wheel_installs_only_the_uno_env_namespace(wheel):
     assert "uno_env/arena/suites/uno-bench-v1.json" in names  # the published suite is package data
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     scripts = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for script in ("uno-arena", "uno-bench", "uno-play", "uno-replay", "uno-web", "uno-train", "uno-train-sb3",
-                   "uno-train-rllib"):
+    for script in ("uno-arena", "uno-bench", "uno-play", "uno-replay", "uno-web", "uno-train", "uno-train-dmc",
+                   "uno-train-sb3", "uno-train-rllib"):
         assert f"{script} = uno_env." in scripts
 
 

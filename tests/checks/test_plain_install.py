@@ -72,8 +72,8 @@ def test_the_extras_are_missing_in_the_plain_interpreter(plain_env):
     assert result.stdout.strip() == "ok", result.stderr[-2000:]
 
 
-@pytest.mark.parametrize("command", ["uno-train", "uno-train-sb3", "uno-train-rllib", "uno-arena", "uno-play",
-                                     "uno-replay", "uno-bench"])
+@pytest.mark.parametrize("command", ["uno-train", "uno-train-dmc", "uno-train-sb3", "uno-train-rllib", "uno-arena",
+                                     "uno-play", "uno-replay", "uno-bench"])
 def test_every_command_shows_its_help_without_extras(plain_env, command):
     result = run(plain_env, command, "--help")
     assert result.returncode == 0, result.stderr[-2000:]
@@ -82,7 +82,7 @@ def test_every_command_shows_its_help_without_extras(plain_env, command):
 
 @pytest.mark.parametrize(
     "command, extra",
-    [("uno-train", "train"), ("uno-train-sb3", "train"), ("uno-train-rllib", "rllib")],
+    [("uno-train", "train"), ("uno-train-dmc", "train"), ("uno-train-sb3", "train"), ("uno-train-rllib", "rllib")],
 )
 def test_a_trainer_run_names_its_extra_in_one_line(plain_env, tmp_path, command, extra):
     err = one_line(run(plain_env, command, "--out", str(tmp_path / "out")), extra)

@@ -1,6 +1,6 @@
-"""The command-line convention (`uno_env.cli`) in the five commands: one vocabulary, documented flags, hidden older
-spellings, and one line on stderr with exit status 2 for a bad value. The parsers are driven directly (nothing
-trains or plays); one subprocess runs an installed console script."""
+"""The command-line convention (`uno_env.cli`) in the six commands that share it: one vocabulary, documented flags,
+hidden older spellings, and one line on stderr with exit status 2 for a bad value. The parsers are driven directly
+(nothing trains or plays); one subprocess runs an installed console script."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ COMMANDS = [
     Command("uno-arena", "uno_env.arena.tournament", ("--variant", "--players", "--option", "--seed", "--out")),
     Command("uno-play", "uno_env.play.terminal", ("--variant", "--players", "--option", "--seed")),
     Command("uno-train", "uno_env.train.native_ppo", SHARED),
+    Command("uno-train-dmc", "uno_env.train.dmc", SHARED),
     Command("uno-train-sb3", "uno_env.train.sb3_ppo", SHARED),
     Command("uno-train-rllib", "uno_env.train.rllib_ppo", SHARED[:-1]),
 ]
@@ -96,6 +97,7 @@ def test_a_bad_shared_value_is_one_line_naming_what_is_allowed(command, argv, sa
         ("uno-train", ["--observation", "all"], "argument --observation: invalid choice: 'all'"),
         ("uno-train", ["--device", "gpu"], "argument --device: must be auto (cuda when there is one), cpu, cuda or"),
         ("uno-train", ["--league", "counter:x"], "league entries are NAME:SHARE"),
+        ("uno-train-dmc", ["--epsilon", "1.5"], "argument --epsilon: must be a number from 0 to 1, got '1.5'"),
         ("uno-train-sb3", ["--timesteps", "0"], "argument --timesteps: must be an int >= 1, got '0'"),
         ("uno-train-rllib", ["--iterations", "0"], "argument --iterations: must be an int >= 1, got '0'"),
         ("uno-train-rllib", ["--episode", "forever"], "argument --episode: invalid choice: 'forever'"),
@@ -146,7 +148,7 @@ def test_the_rllib_checkpoint_dir_is_a_hidden_alias_of_out(tmp_path):
 
 
 #: the commands that have the shared `--num-envs` (games stepped together) and `--episode` (`uno_env.cli`)
-NUM_ENVS = {"uno-arena", "uno-train", "uno-train-sb3"}
+NUM_ENVS = {"uno-arena", "uno-train", "uno-train-dmc", "uno-train-sb3"}
 EPISODE = {"uno-arena", "uno-play", "uno-train-rllib"}
 
 
