@@ -1,8 +1,9 @@
-"""The shipped policies' results tables, made from one committed file, so that no page types a figure by hand.
+"""The results tables, made from committed files, so that no page types a figure by hand.
 
 `benchmarks/results/shipped_policies.json` records what each shipped policy won against the baselines (its rows
 name the policy files by digest; a test checks that every shipped policy has its row). The README and
-docs/results.md hold the tables between markers,
+docs/results.md hold the tables between markers (and docs/benchmark.md the uno-bench-v1 leaderboard, copied from
+`benchmarks/results/uno-bench-v1/leaderboard.md` as `uno-bench leaderboard` wrote it),
 
     <!-- results:NAME -->
     ...
@@ -11,7 +12,7 @@ docs/results.md hold the tables between markers,
 which this script fills in; `docs/hooks.py` fills them in again on every docs build, and a test checks that the
 committed README and pages hold what this script makes:
 
-    python scripts/results_tables.py            # rewrite the blocks of README.md and docs/results.md
+    python scripts/results_tables.py            # rewrite the blocks of README.md and the docs' pages
     python scripts/results_tables.py --check    # exit 1, naming the files whose blocks are stale
 """
 
@@ -27,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "shipped_policies.json"
 FORMAT = "uno-env-shipped-results-1"
 #: the files whose blocks this script writes (the docs build fills in every page's)
-DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "results.md"]
+DOCUMENTS = [ROOT / "README.md", ROOT / "docs" / "results.md", ROOT / "docs" / "benchmark.md"]
+#: the uno-bench-v1 leaderboard of every shipped agent, as `uno-bench leaderboard` wrote it
+LEADERBOARD = ROOT / "benchmarks" / "results" / "uno-bench-v1" / "leaderboard.md"
 BASELINES = ("counter", "greedy", "random")
 DEFAULT_HIDDEN = [128, 128]  # the trainer's default width, not named in the tables
 BLOCK = re.compile(r"^(<!-- results:([a-z0-9-]+) -->[ \t]*\n)(.*?)(^<!-- /results -->[ \t]*$)", re.M | re.S)
@@ -171,6 +174,19 @@ def two_player_sentence(data: dict) -> str:
             f"its interval above 50%. The most is {best['variant']}'s {figure(best['against']['counter'], True)}.")
 
 
+def leaderboard_block(data: dict) -> str:
+    """docs/benchmark.md's leaderboard: `LEADERBOARD` from its ranking on (its title and introduction are the
+    page's own), each table's heading one level down, under the page's section."""
+    try:
+        text = LEADERBOARD.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ResultsError(f"{LEADERBOARD}: not readable ({error})") from None
+    start = text.find("\n| rank |")
+    if start < 0:
+        raise ResultsError(f"{LEADERBOARD}: no ranking table (a line starting '| rank |')")
+    return re.sub(r"^## ", "### ", text[start + 1 :], flags=re.M)
+
+
 #: marker name -> the function that makes its block from the results file
 BLOCKS = {
     "readme": readme_block,
@@ -178,6 +194,7 @@ BLOCKS = {
     "long-run": long_run_sentence,
     "four-players": four_player_sentence,
     "two-players": two_player_sentence,
+    "leaderboard": leaderboard_block,
 }
 
 

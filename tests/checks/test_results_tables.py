@@ -83,13 +83,35 @@ def test_a_changed_results_file_changes_the_tables(tmp_path, capsys):
     readme = (ROOT / "README.md").read_text()
     made = tables.render(readme, data)
     assert made != readme and "| classic | 61.2% [60.5, 61.9] | 25.5% [24.9, 26.2] |" in made
-    assert tables.stale(data) == tables.DOCUMENTS
+    assert tables.stale(data) == [ROOT / "README.md", ROOT / "docs" / "results.md"]  # not the leaderboard's page
     hooks = load_script("uno_env_docs_hooks_results", ROOT / "docs" / "hooks.py")
     page = hooks.fill_results((ROOT / "docs" / "results.md").read_text(), path)
     assert "| classic (64x64, the fast recipe) | 2 | 30 | 90.6M | 61.2% [60.5, 61.9] |" in page
     assert "<!-- results:" not in page and "<!-- /results -->" not in page
     assert tables.main(["--results", str(path), "--check"]) == 1
     assert "README.md: its results blocks are stale" in capsys.readouterr().out
+
+
+def test_the_benchmark_page_holds_the_leaderboard_file_and_follows_it(tmp_path, monkeypatch):
+    """docs/benchmark.md's leaderboard is uno-bench's leaderboard.md from its ranking on; a changed rating in that
+    file changes the page's block, and the docs build's page."""
+    page = (ROOT / "docs" / "benchmark.md").read_text()
+    leaderboard = tables.LEADERBOARD.read_text()
+    first, changed = "| 1 | ppo:{preset} | 1139 [1135, 1144] |", "| 1 | ppo:{preset} | 1150 [1140, 1160] |"
+    assert first in leaderboard and first in page
+    assert tables.leaderboard_block({}).count("\n### ") == leaderboard.count("\n## ") == 20  # every table, one down
+    copy = tmp_path / "leaderboard.md"
+    copy.write_text(leaderboard.replace(first, changed))
+    monkeypatch.setattr(tables, "LEADERBOARD", copy)
+    assert tables.stale(tables.load()) == [ROOT / "docs" / "benchmark.md"]
+    assert changed in tables.render(page, tables.load())
+    hooks = load_script("uno_env_docs_hooks_leaderboard", ROOT / "docs" / "hooks.py")
+    monkeypatch.setattr(hooks.results_module(), "LEADERBOARD", copy)
+    built = hooks.fill_results(page)
+    assert changed in built and first not in built and "<!-- results:" not in built
+    copy.write_text("# uno-bench-v1 leaderboard\n\nno table\n")
+    with pytest.raises(tables.ResultsError, match="no ranking table"):
+        tables.leaderboard_block({})
 
 
 def test_the_sentences_follow_the_figures(tmp_path):
