@@ -298,6 +298,16 @@ class PolicyAgent:
             actions = logits.argmax(-1)
         return actions.cpu().numpy().astype(np.int64)
 
+    @torch.inference_mode()
+    def act_on_device(self, observations: torch.Tensor, action_masks: torch.Tensor) -> torch.Tensor:
+        """`act` for rows already in tensors (the device env's network opponents, `uno_env.vector_cuda`): the actions
+        as a tensor on the network's device, nothing through the host."""
+        if self.adviser is not None:
+            raise ValueError(f"policy {self.name} reads an adviser's hints ({self.network.hint}), computed on the "
+                             "CPU: it cannot play on the device")  # fmt: skip
+        logits, _ = self.network(observations.to(self.device), action_masks.to(self.device).bool())
+        return sample_actions(logits, self.generator) if self.sample else logits.argmax(-1)
+
 
 class ShippedPolicy:
     """A shipped policy whose player count is not known yet (`ppo:VARIANT`, or `best:VARIANT` with `kind="best"`):

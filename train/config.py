@@ -146,6 +146,10 @@ class Config:
     """Seeds the games, the network and the sampling."""
     device: str = "auto"
     """auto (cuda when there is one), cpu, cuda or cuda:N."""
+    engine: Annotated[str, Flag(choices=("cpu", "cuda"))] = "cpu"
+    """Where the games run: cpu (the compiled engine on the CPU cores) or cuda (every game on the GPU,
+    `UnoVectorEnv(device="cuda")`: the league's baselines by their device rules, `self` snapshots by forward passes;
+    no training aids, hints or a teacher, and an imitated baseline reads the policy's own observation level)."""
     threads: Annotated[int, nonnegative_int] = 1
     """torch CPU threads (0: torch's default). One suits runs side by side or a busy machine (torch's second
     thread waits on the env's compiled kernels and on other processes); a run alone on a quiet 2-core machine
@@ -219,6 +223,25 @@ class Config:
             raise ValueError(f"total_steps {self.total_steps} trains nothing: one update takes num_envs * "
                              f"rollout_steps = {self.num_envs * self.rollout_steps} decisions")  # fmt: skip
         check_device(self.device)
+        if self.engine == "cuda":
+            self._check_device_engine()
+
+    def _check_device_engine(self) -> None:
+        """--engine cuda plays what runs on the GPU: refuse, in one line, what would need the CPU engine."""
+        aids = [flag for flag, on in (("--critic seer", self.critic == "seer"), ("--hand-loss", self.hand_loss > 0),
+                                      ("--oracle", bool(self.oracle)), ("--teacher", bool(self.teacher)),
+                                      ("--hint", bool(self.hint))) if on]  # fmt: skip
+        if aids:
+            raise ValueError(f"--engine cuda has no training aids or hints (they read the CPU engine): drop "
+                             f"{', '.join(aids)}, or use --engine cpu")  # fmt: skip
+        if self.imitate and make_agent(self.imitate).observation != self.observation:
+            level = make_agent(self.imitate).observation
+            raise ValueError(f"--engine cuda: the imitated {self.imitate!r} must read the policy's own observation "
+                             f"level ({self.observation}); it reads {level!r}")  # fmt: skip
+        for name in self.league_shares:
+            if name != "self" and not hasattr(make_agent(name), "device_rule"):
+                raise ValueError(f"--engine cuda plays league opponents on the GPU: {name!r} has no device rule "
+                                 "(random, naive, greedy, counter and self do)")  # fmt: skip
 
     def _check_teacher(self) -> None:
         """The teacher is a policy file (read as data) for these players and these rules, without an adviser."""

@@ -54,6 +54,10 @@ class League:
         self.learner_seats: list[int] = []  # the learner's seat in each group's games
         self.deals: list[int] = []  # each group's league entry: groups of one entry deal the same seeds
         self._seer_rows: np.ndarray | None = None  # the current decisions seen whole, once per step (`seer_rows`)
+        # --engine cuda: the games on the GPU, their rows as torch tensors there (host arrays under numba's simulator)
+        engine = getattr(config, "engine", "cpu")
+        self.engine_options = {"device": "cuda", "check_actions": False} if engine == "cuda" else {}
+        self.on_device = engine == "cuda" and torch is not None and torch.cuda.is_available()
         for i, (name, size) in enumerate(zip(names, sizes, strict=True)):
             for seat in seats:
                 if name == "self":
@@ -62,7 +66,7 @@ class League:
                     opponent = make_agent(name, seed=config.seed + 1000 + i)
                 venv = UnoVectorEnv(
                     config.variant, config.players, int(size), learner_seats=[seat], opponents=opponent,
-                    observation=config.observation, **config.rule_options,
+                    observation=config.observation, **self.engine_options, **config.rule_options,
                 )  # fmt: skip
                 self.groups.append((name, venv, opponent))
                 self.learner_seats.append(seat)
@@ -100,8 +104,21 @@ class League:
 
     def reset(self, seed: int) -> tuple[np.ndarray, np.ndarray]:
         self._seer_rows = None
-        parts = [venv.reset(seed + 10**7 * i) for i, (_, venv, _) in zip(self.deals, self.groups, strict=True)]
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+        parts = [self.rows(venv.reset(seed + 10**7 * i)) for i, (_, venv, _) in zip(self.deals, self.groups,
+                                                                                      strict=True)]  # fmt: skip
+        return self.concatenate([p[0] for p in parts]), self.concatenate([p[1] for p in parts])
+
+    def rows(self, arrays: tuple) -> tuple:
+        """A group's outputs as the league hands them on: as they are, or, from the device env without torch's CUDA
+        (numba's simulator), on the host."""
+        if not self.engine_options or self.on_device:
+            return arrays
+        from uno_env.vector_cuda import host  # only here: it loads numba's CUDA target
+
+        return tuple(host(a) if not isinstance(a, dict) else a for a in arrays)
+
+    def concatenate(self, parts: list):
+        return torch.cat(parts) if self.on_device else np.concatenate(parts)
 
     def hand_labels(self) -> np.ndarray:
         """The other seats' hands at the learner's decisions, (B, (N - 1) * kinds) int8 in relative order, for the
@@ -128,17 +145,18 @@ class League:
         self._seer_rows = None
         obs, masks, rewards, done, won = [], [], [], [], []
         at = 0
+        where = torch.where if self.on_device else np.where
         for seat, (_, venv, _) in zip(self.learner_seats, self.groups, strict=True):
-            o, m, r, terminated, truncated, info = venv.step(actions[at : at + venv.num_envs])
+            o, m, r, terminated, truncated, info = self.rows(venv.step(actions[at : at + venv.num_envs]))
             at += venv.num_envs
             obs.append(o)
             masks.append(m)
             rewards.append(r[:, seat])
             ended = terminated | truncated
             done.append(ended)
-            winner = info["episode"]["winner"]  # counted from the learner's seat: 0 is the learner
-            won.append(np.where(ended, np.where(winner >= 0, (winner - seat) % venv.num_players, winner), -2))
-        return tuple(np.concatenate(x) for x in (obs, masks, rewards, done, won))
+            winner = self.rows((info["episode"]["winner"],))[0]  # counted from the learner's seat: 0 is the learner
+            won.append(where(ended, where(winner >= 0, (winner - seat) % venv.num_players, winner), -2))
+        return tuple(self.concatenate(x) for x in (obs, masks, rewards, done, won))
 
 
 def evaluate(network: PolicyNetwork, config: Any, seed: int) -> dict[str, tuple[float, float, float]]:

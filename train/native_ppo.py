@@ -214,8 +214,9 @@ class Collector:
                              self.masks_np.shape[1], self.aids.widths(), self.device,
                              imitated=bool(self.config.imitate_weight))  # fmt: skip
 
-    def tensor(self, array: np.ndarray, dtype=None) -> torch.Tensor:
-        return torch.from_numpy(array).to(self.device, dtype)
+    def tensor(self, array, dtype=None) -> torch.Tensor:
+        """A host array, or a tensor already on the GPU (`--engine cuda`), as a tensor on the training device."""
+        return (array if torch.is_tensor(array) else torch.from_numpy(array)).to(self.device, dtype)
 
     def rows(self, aids: Aids, fraction: float, acting: bool = False) -> dict[str, torch.Tensor]:
         return {key: self.tensor(row) for key, row in aids.rows(self.league, fraction, self.rng, acting).items()}
@@ -224,6 +225,9 @@ class Collector:
         """The imitated baseline's actions in the learner's current states (read at its own observation level)."""
         level = self.imitated.observation
         seen = self.obs_np if level == self.config.observation else self.league.observations(level)
+        if torch.is_tensor(seen):  # --engine cuda: the baseline decides on the host (its rows copied down)
+            seen, masks = seen.cpu().numpy(), self.masks_np.cpu().numpy()
+            return self.tensor(self.imitated.act(seen, masks))
         return self.tensor(self.imitated.act(seen, self.masks_np))
 
     def collect(self, rollout: Rollout, network, aids: Aids, imitating: bool, fraction: float,
@@ -251,12 +255,13 @@ class Collector:
             for key, row in rows.items():
                 rollout.aids[key][t] = row
             rollout.actions[t], rollout.logp[t], rollout.values[t] = actions, logp, values
-            self.obs_np, self.masks_np, rewards, dones, winners = league.step(actions.cpu().numpy())
+            self.obs_np, self.masks_np, rewards, dones, winners = league.step(actions if league.on_device else
+                                                                              actions.cpu().numpy())  # fmt: skip
             rollout.rewards[t] = self.tensor(rewards, torch.float32)
             rollout.dones[t] = self.tensor(dones, torch.float32)
             ended = winners > -2
-            self.episode_count += int(ended.sum())
-            self.episode_wins += int((winners[ended] == 0).sum())
+            self.episode_count += ended.sum()  # summed where they are: a GPU's are read once, at the next update
+            self.episode_wins += (winners[ended] == 0).sum()
         with torch.inference_mode():  # the value after the last decision, for GAE's bootstrap
             rows = self.rows(aids, fraction, acting=True)
             obs = self.tensor(league.network_input(self.obs_np, self.masks_np))
@@ -266,7 +271,8 @@ class Collector:
 
     def league_win_rate(self) -> float | None:
         """The learner's win rate over the games ended since the last call (None if none ended)."""
-        rate = self.episode_wins / self.episode_count if self.episode_count else None
+        count = int(self.episode_count)
+        rate = int(self.episode_wins) / count if count else None
         self.episode_wins, self.episode_count = 0, 0
         return rate
 

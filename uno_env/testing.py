@@ -899,16 +899,17 @@ def compare_with_cpu(variant: str = "classic", num_players: int = 2, num_envs: i
                      seed: int = 0, opponents: Any = None, learner_seats: Any = "all", observation: str = "knowledge",
                      **rule_options: Any) -> str | None:  # fmt: skip
     """Play the same games on the device and on the CPU and compare every step's observations, masks, rewards and
-    episode ends; returns the first difference in words, or None. Without opponents the CPU side is the ordinary
-    `UnoVectorEnv`; with them it is `vector_cuda.step_game_until_learner` compiled for the CPU (`CpuMirror`), as
-    the agents' device rules draw from each game's own stream. The learners' actions are drawn on the host from the
-    masks."""
-    from .vector_cuda import CudaVectorEnv
+    episode ends; returns the first difference in words, or None. Without opponents, or against a policy network
+    that takes its most likely action, the CPU side is the ordinary `UnoVectorEnv`; against a device rule it is
+    `vector_cuda.step_game_until_learner` compiled for the CPU (`CpuMirror`), as the agents' device rules draw from
+    each game's own stream. The learners' actions are drawn on the host from the masks."""
+    from .vector_cuda import CudaVectorEnv, host
 
     kwargs = dict(learner_seats=learner_seats, observation=observation, **rule_options)
     device_env = CudaVectorEnv(variant, num_players, num_envs, opponents=opponents, **kwargs)
-    cpu_env = UnoVectorEnv(variant, num_players, num_envs, **kwargs) if opponents is None else None
-    mirror = CpuMirror(device_env) if opponents is not None else None
+    same_env = opponents is None or hasattr(opponents, "act_on_device")  # a network decides alike on both
+    cpu_env = UnoVectorEnv(variant, num_players, num_envs, opponents=opponents, **kwargs) if same_env else None
+    mirror = None if same_env else CpuMirror(device_env)
     rng = np.random.default_rng(seed)
     device_out = device_env.reset(seed)
     cpu_out = cpu_env.reset(seed) if cpu_env is not None else mirror.reset(seed)
@@ -927,22 +928,15 @@ def compare_with_cpu(variant: str = "classic", num_players: int = 2, num_envs: i
     return None
 
 
-def host(array) -> np.ndarray:
-    """A device array, tensor or host array as a numpy array on the host."""
-    if hasattr(array, "copy_to_host"):
-        return array.copy_to_host()
-    if hasattr(array, "__torch_function__"):
-        return array.cpu().numpy()
-    return np.asarray(array)
-
-
 class CpuMirror:
     """The device env's step on the CPU (`vector_cuda.cpu_steps`: the same source compiled for the CPU), on host
     copies of the same starting state: the reference that `compare_with_cpu` holds the device to when opponents play."""
 
     def __init__(self, device_env):
-        from .vector_cuda import EPISODE_FIELDS, cpu_steps
+        from . import vector_cuda
 
+        self.modes = vector_cuda  # OBSERVE, ACT: what a launch of the step does
+        EPISODE_FIELDS, cpu_steps = vector_cuda.EPISODE_FIELDS, vector_cuda.cpu_steps
         env = self.env = device_env
         b, n = env.num_envs, env.num_players
         self.steps = cpu_steps(env.rule.decide)
@@ -951,6 +945,7 @@ class CpuMirror:
         self.episodes = np.zeros((b, len(EPISODE_FIELDS)), np.int64)
         self.opp_obs = np.zeros((b, env.opponent_spec.size), np.int8)
         self.opp_masks = np.zeros((b, A.NUM_ACTIONS), np.int8)
+        self.waiting = np.zeros(b, np.int8)
         self.rewards = np.zeros((b, n))
         self.final_obs = np.zeros((b, env.observation_size), np.int8)
         self.final_seats = np.zeros(b, np.int64)
@@ -967,18 +962,18 @@ class CpuMirror:
         self.final_seats[:] = env.learner_seats[0]
         for g in range(env.num_envs):
             E.reset_game(self.s[g], env.game.config_array[0], self.seeds[g])
-        return self._run(np.zeros(env.num_envs, np.int64), False)[:2]
+        return self._run(np.zeros(env.num_envs, np.int64), self.modes.OBSERVE)[:2]
 
     def step(self, actions: np.ndarray):
-        return self._run(actions, True)
+        return self._run(actions, self.modes.ACT)
 
-    def _run(self, actions: np.ndarray, acting: bool):
+    def _run(self, actions: np.ndarray, mode: int):
         env = self.env
         rule = env.rule
-        self.steps(self.s, env.game.config_array, actions, acting, self.learner, env._reward_kind, env.spec.index,
-                   env.spec.offsets, env.opponent_spec.index, env.opponent_spec.offsets, np.asarray(rule.points),
-                   np.asarray(rule.counts), rule.params, self.opp_rng, self.opp_obs, self.opp_masks, self.rewards,
-                   self.results, self.episodes, self.seeds, self.final_obs, self.final_seats, self.obs, self.masks,
-                   self.seats)  # fmt: skip
+        self.steps(self.s, env.game.config_array, mode, actions, self.learner, env._reward_kind, env.spec.index,
+                   env.spec.offsets, False, env.opponent_spec.index, env.opponent_spec.offsets,
+                   np.asarray(rule.points), np.asarray(rule.counts), rule.params, self.opp_rng, self.opp_obs,
+                   self.opp_masks, self.waiting, self.rewards, self.results, self.episodes, self.seeds,
+                   self.final_obs, self.final_seats, self.obs, self.masks, self.seats)  # fmt: skip
         ended = self.episodes[:, 0]
         return self.obs, self.masks, self.rewards, ended == ENDED_TERMINATED, ended == ENDED_TRUNCATED

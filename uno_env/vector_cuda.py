@@ -65,23 +65,39 @@ EPISODE_FIELDS = ("ended", "winner", "points", "length")
 OPPONENT_STREAM = np.uint64(0xD1B54A32D192ED03)
 
 
+#: what a launch of the step kernel does (its `mode`)
+OBSERVE, ACT, RESUME = 0, 1, 2
+
+
 @njit(cache=True, nogil=True, inline="always")
-def step_game_until_learner(s, c, g, actions, acting, learner, kind, level, off, rule, opp_level, opp_off, points,
-                            counts, params, opp_rng, opp_obs, opp_masks, work, scores, hand_colors, rewards, results,
-                            episodes, seeds, final_obs, final_seats, obs, masks, seats):  # fmt: skip
-    """The whole step of game g: with `acting`, the learner's action actions[g]; then the opponents' turns (`rule`:
-    a `DeviceRule.decide`) until a learner seat decides; then that seat's observation and mask into obs[g] and
-    masks[g]. Rewards and episode ends as `seats.settle_game` records them (a game that ends is reset at once);
+def step_game_until_learner(s, c, g, mode, actions, learner, kind, level, off, rule, network, opp_level, opp_off,
+                            points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work, scores, hand_colors,
+                            rewards, results, episodes, seeds, final_obs, final_seats, obs, masks, seats):  # fmt: skip
+    """The whole step of game g. `mode` ACT: the learner's action actions[g] (OBSERVE: none, after a reset); then the
+    opponents' turns until a learner seat decides; then that seat's observation and mask into obs[g] and masks[g].
+    The opponents decide by `rule` (a `DeviceRule.decide`) or, with `network`, by a forward pass on the host's side:
+    the game then stops with the opponent's observation and mask in opp_obs[g] and opp_masks[g] and waiting[g] = 1,
+    and a launch in mode RESUME applies its action actions[g] and goes on. Rewards and episode ends as
+    `seats.settle_game` records them (a game that ends is reset at once), summed over the launches of one step;
     episodes[g] = the results' (ended, winner, points, length), read where ended is not 0."""
     st = s[g]
-    for p in range(rewards.shape[1]):
-        rewards[g, p] = 0.0
-    results[g].ended = 0
-    if acting:
-        final_seats[g] = st.seat
+    if mode == RESUME:
+        if waiting[g] == 0:
+            return
         settle_game(st, c, g, actions[g], kind, rewards, results, seeds, final_obs, final_seats, level, off)
+    else:
+        for p in range(rewards.shape[1]):
+            rewards[g, p] = 0.0
+        results[g].ended = 0
+        if mode == ACT:
+            final_seats[g] = st.seat
+            settle_game(st, c, g, actions[g], kind, rewards, results, seeds, final_obs, final_seats, level, off)
+    waiting[g] = 0
     while learner[st.seat] == 0:
         observe_game(st, c, opp_level, opp_off, opp_obs[g], opp_masks[g])
+        if network:
+            waiting[g] = 1
+            return
         n = np.int64(c.num_players)
         action = rule(opp_obs[g], opp_masks[g], opp_rng[g : g + 1], opp_off, n, points, counts, params, work, scores,
                       hand_colors)  # fmt: skip
@@ -99,17 +115,17 @@ def cpu_steps(rule):
     tested against (the same source, compiled for the other target)."""
 
     @njit(nogil=True)
-    def steps(s, cfg, actions, acting, learner, kind, level, off, opp_level, opp_off, points, counts, params, opp_rng,
-              opp_obs, opp_masks, rewards, results, episodes, seeds, final_obs, final_seats, obs, masks,
-              seats):  # fmt: skip
+    def steps(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts, params,
+              opp_rng, opp_obs, opp_masks, waiting, rewards, results, episodes, seeds, final_obs, final_seats, obs,
+              masks, seats):  # fmt: skip
         work = np.empty(DEVICE_WORK_SIZE)
         scores = np.empty(A.NUM_ACTIONS)
         hand_colors = np.empty(NUM_COLORS, np.int64)
         for g in range(s.shape[0]):
-            step_game_until_learner(s, cfg[0], g, actions, acting, learner, kind, level, off, rule, opp_level,
-                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, work, scores,
-                                    hand_colors, rewards, results, episodes, seeds, final_obs, final_seats, obs,
-                                    masks, seats)  # fmt: skip
+            step_game_until_learner(s, cfg[0], g, mode, actions, learner, kind, level, off, rule, network, opp_level,
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work,
+                                    scores, hand_colors, rewards, results, episodes, seeds, final_obs, final_seats,
+                                    obs, masks, seats)  # fmt: skip
 
     return steps
 
@@ -122,18 +138,18 @@ def cuda_kernels(rule) -> tuple:
     if rule in _KERNELS:
         return _KERNELS[rule]
     @cuda.jit
-    def step_kernel(s, cfg, actions, acting, learner, kind, level, off, opp_level, opp_off, points, counts, params,
-                    opp_rng, opp_obs, opp_masks, rewards, results, episodes, seeds, final_obs, final_seats, obs,
-                    masks, seats):  # fmt: skip
+    def step_kernel(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts,
+                    params, opp_rng, opp_obs, opp_masks, waiting, rewards, results, episodes, seeds, final_obs,
+                    final_seats, obs, masks, seats):  # fmt: skip
         g = cuda.grid(1)
         if g < s.shape[0]:
             work = cuda.local.array(DEVICE_WORK_SIZE, np.float64)
             scores = cuda.local.array(NUM_ACTIONS, np.float64)
             hand_colors = cuda.local.array(NUM_COLORS, np.int64)
-            step_game_until_learner(s, cfg[0], g, actions, acting, learner, kind, level, off, rule, opp_level,
-                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, work, scores,
-                                    hand_colors, rewards, results, episodes, seeds, final_obs, final_seats, obs,
-                                    masks, seats)  # fmt: skip
+            step_game_until_learner(s, cfg[0], g, mode, actions, learner, kind, level, off, rule, network, opp_level,
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work,
+                                    scores, hand_colors, rewards, results, episodes, seeds, final_obs, final_seats,
+                                    obs, masks, seats)  # fmt: skip
 
     @cuda.jit
     def reset_kernel(s, cfg, seeds):
@@ -181,6 +197,7 @@ class CudaVectorEnv:
         self.learner_seats = parse_learner_seats(learner_seats, self.num_players)
         if opponents is not None and hasattr(opponents, "bind"):
             opponents.bind(O.ObservationSpec(opponents.observation, self.num_players), self.rules)
+        self.network = opponents if hasattr(opponents, "act_on_device") else None  # decides by forward passes
         self.rule = device_rule(opponents, self.learner_seats, self.num_players)
         self.opponent_spec = O.ObservationSpec(self.rule.observation, self.num_players)
         self.check_actions = bool(check_actions)
@@ -201,8 +218,6 @@ class CudaVectorEnv:
         self._results = cuda.to_device(np.zeros(b, RESULT_DTYPE))
         self._seeds = cuda.device_array(b, np.uint64)
         self._opp_rng = cuda.device_array(b, np.uint64)
-        self._opp_obs = cuda.device_array((b, self.opponent_spec.size), np.int8)
-        self._opp_masks = cuda.device_array((b, A.NUM_ACTIONS), np.int8)
         self._final_seats = cuda.device_array(b, np.int64)
         self._illegal = cuda.device_array(1, np.int64)
         self._no_actions = cuda.device_array(b, np.int64)
@@ -212,20 +227,44 @@ class CudaVectorEnv:
         self.seats = device_zeros(b, np.int64)
         self.final_obs = device_zeros((b, self.observation_size), np.int8)
         self.episodes = device_zeros((b, len(EPISODE_FIELDS)), np.int64)
+        self.opponent_obs = device_zeros((b, self.opponent_spec.size), np.int8)
+        self.opponent_masks = device_zeros((b, A.NUM_ACTIONS), np.int8)
+        self.opponent_waiting = device_zeros(b, np.int8)
         self._views = [as_numba(a) for a in (self.rewards, self.episodes, self.final_obs, self.obs, self.masks,
-                                             self.seats)]  # fmt: skip
+                                             self.seats, self.opponent_obs, self.opponent_masks,
+                                             self.opponent_waiting)]  # fmt: skip
         self._kernels = cuda_kernels(self.rule.decide)
         self._blocks = (b + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
 
-    def _launch(self, actions, acting: bool) -> None:
+    def _launch(self, actions, mode: int) -> None:
         step_kernel = self._kernels[0]
-        rewards, episodes, final_obs, obs, masks, seats = self._views
+        rewards, episodes, final_obs, obs, masks, seats, opp_obs, opp_masks, waiting = self._views
         step_kernel[self._blocks, THREADS_PER_BLOCK](
-            self._s, self._cfg, actions, acting, self._learner, self._reward_kind, self.spec.index, self._off,
-            self.opponent_spec.index, self._opp_off, self._points, self._counts, self.rule.params, self._opp_rng,
-            self._opp_obs, self._opp_masks, rewards, self._results, episodes, self._seeds, final_obs,
-            self._final_seats, obs, masks, seats,
+            self._s, self._cfg, mode, actions, self._learner, self._reward_kind, self.spec.index, self._off,
+            self.network is not None, self.opponent_spec.index, self._opp_off, self._points, self._counts,
+            self.rule.params, self._opp_rng, opp_obs, opp_masks, waiting, rewards, self._results, episodes,
+            self._seeds, final_obs, self._final_seats, obs, masks, seats,
         )  # fmt: skip
+
+    def _play(self, actions, mode: int) -> None:
+        """One launch; with a network opponent, then its forward passes and launches that resume the games waiting
+        on it, until every game waits on a learner seat (each round asks the device whether any game waits)."""
+        self._launch(actions, mode)
+        while self.network is not None and self._any_waiting():
+            self._launch(device_actions(self._network_actions(), self.num_envs), RESUME)
+
+    def _any_waiting(self) -> bool:
+        waiting = self.opponent_waiting
+        return bool(waiting.any()) if hasattr(waiting, "__torch_function__") else bool(waiting.copy_to_host().any())
+
+    def _network_actions(self):
+        """The network opponent's actions for every game's opponent row (rows of games not waiting are ignored)."""
+        obs, masks = self.opponent_obs, self.opponent_masks
+        if not hasattr(obs, "__torch_function__"):  # numba's simulator: the rows through the host
+            import torch
+
+            obs, masks = torch.from_numpy(obs.copy_to_host()), torch.from_numpy(masks.copy_to_host())
+        return self.network.act_on_device(obs, masks.bool()).long()
 
     def reset(self, seed: int | None = None):
         """New episodes in every game (game g from seed + g, as `UnoVectorEnv.reset`); returns the learners'
@@ -238,7 +277,7 @@ class CudaVectorEnv:
         self._final_seats.copy_to_device(np.full(self.num_envs, self.learner_seats[0], np.int64))
         reset_kernel = self._kernels[1]
         reset_kernel[self._blocks, THREADS_PER_BLOCK](self._s, self._cfg, self._seeds)
-        self._launch(self._no_actions, False)
+        self._play(self._no_actions, OBSERVE)
         cuda.synchronize()
         self._ready = True
         return self.obs, self.masks
@@ -252,7 +291,7 @@ class CudaVectorEnv:
         actions = device_actions(actions, self.num_envs)
         if self.check_actions:
             self._check(actions)
-        self._launch(actions, True)
+        self._play(actions, ACT)
         return self.obs, self.masks, self.rewards, *self._ends(), self._info()
 
     def _check(self, actions) -> None:
@@ -306,12 +345,14 @@ def parse_learner_seats(learner_seats, num_players: int) -> np.ndarray:
 def device_rule(opponents, learner_seats: np.ndarray, num_players: int) -> DeviceRule:
     """The `DeviceRule` every opponent seat plays by: the agent's `device_rule()`; random play when every seat is a
     learner's (the rule is then never called)."""
+    empty = np.zeros(E.NK)
     if len(learner_seats) == num_players:
-        empty = np.zeros(E.NK)
         return DeviceRule(random_decide_row, (np.int64(0),), "minimal", empty, empty)
+    if hasattr(opponents, "act_on_device"):  # a network: the rule is never called, the level is the network's
+        return DeviceRule(random_decide_row, (np.int64(0),), opponents.observation, empty, empty)
     if opponents is None or not hasattr(opponents, "device_rule"):
-        raise ValueError("device='cuda' plays one agent in every opponent seat, by its device_rule(): random, naive, "
-                         f"greedy and counter have one; got {opponents!r}")  # fmt: skip
+        raise ValueError("device='cuda' plays one agent in every opponent seat, by its device_rule() (random, naive, "
+                         f"greedy, counter) or a policy network's act_on_device(); got {opponents!r}")  # fmt: skip
     return opponents.device_rule()
 
 
@@ -348,3 +389,11 @@ def device_actions(actions, num_envs: int):
                          f"{actions.shape}")  # fmt: skip
     return actions
 
+
+def host(array) -> np.ndarray:
+    """A device array, tensor or host array as a numpy array on the host."""
+    if hasattr(array, "copy_to_host"):
+        return array.copy_to_host()
+    if hasattr(array, "__torch_function__"):
+        return array.cpu().numpy()
+    return np.asarray(array)
