@@ -4,6 +4,7 @@
 # measurements that want many cores: benchmarks/ppo_signal.sh on cores 0-11 (five 5-minute runs) and, when
 # present, benchmarks/dmc_vs_ppo.sh. Logs and results go to $OUT (default /tmp/gpu-out), at most 8 files.
 #   bash benchmarks/gpu_engine.sh        # from the repository's root, on the GPU machine
+#   TIME_TO_SKILL=1 NO_DMC=1 bash benchmarks/gpu_engine.sh   # also uno-train --engine cuda's time to skill
 # The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +25,12 @@ if [ -f benchmarks/dmc_vs_ppo.sh ] && [ -z "${NO_DMC:-}" ]; then
 fi
 NUMBA_NUM_THREADS=2 timeout 420 taskset -c 12-13 $PY benchmarks/engine_gpu.py --out "$OUT" 2>&1 | grep -v Warning |
   tee "$OUT/engine_gpu.log"
+if [ -n "${TIME_TO_SKILL:-}" ]; then  # uno-train --engine cuda, three seeds at once: its time to 55% against counter
+  NUMBA_NUM_THREADS=2 timeout 480 taskset -c 12-15 $PY benchmarks/time_to_skill.py --device cuda --minutes 3 \
+    --parallel 3 --eval-workers 2 --snapshot-seconds 15 --out /tmp/tts-engine -- --engine cuda --num-envs 8192 \
+    --minibatch-size 32768 >"$OUT/time_to_skill_engine_cuda.log" 2>&1
+  cp /tmp/tts-engine/native-classic-2p/time_to_skill.json "$OUT/time_to_skill_engine_cuda.json" 2>/dev/null
+fi
 wait $signal
 wait
 cp /tmp/ppo_signal/ppo_signal.jsonl /tmp/dmc/dmc_vs_ppo.jsonl "$OUT"/ 2>/dev/null
