@@ -18,9 +18,9 @@ for the equivalence tests, as a CPU loop.
 **Opponents** decide on the device too, by their `device_rule()` (`uno_env.seats.DeviceRule`: random, naive,
 greedy and counter have one), one rule for every opponent seat; or a policy network (`act_on_device`, as
 `PolicyAgent`'s): the kernel then stops each game at the network's turn, the host's loop runs one forward pass for
-all of them and launches the kernel again to resume them, until every game waits on a learner seat. Their ties and random choices come from each game's
-own stream (seeded from the game's seed), not from the agent's generator: the same choices as the agent makes on the
-CPU wherever it has one best action.
+all of them and launches the kernel again to resume them, until every game waits on a learner seat. A rule's ties
+and random choices come from each game's own stream (seeded from the game's seed), not from the agent's generator:
+the same choices as the agent makes on the CPU wherever it has one best action.
 
 **Arrays.** The state and the rules keep their record layouts (`engine.STATE_DTYPE`, `CONFIG_DTYPE`), copied to the
 device once. Observations, masks, rewards, seats and episode ends are torch tensors on the GPU when torch has CUDA
