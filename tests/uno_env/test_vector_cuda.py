@@ -30,19 +30,19 @@ def test_the_device_steps_as_the_cpu_engine_for_every_variant_and_opponent():
     """Observations, masks, rewards and episode ends equal at every step: the engine alone at 2, 4 and 10 players
     (every seat a learner, against the ordinary CPU env), and counter's device rule against the same source on the
     CPU, and a policy network's forward passes (the kernel hands its turns back to the host) against the ordinary CPU
-    env with the same network. Long enough that games end and restart (a 2-player game lasts about 40 decisions)."""
+    env with the same network. The first runs long enough that games end and restart (one lasts about 40 decisions)."""
     out = simulated(
         "from uno_env.testing import compare_with_cpu\n"
         "from uno_env.agents import CounterAgent\n"
-        "print(compare_with_cpu('classic', 2, 4, 60, seed=3))\n"
-        "print(compare_with_cpu('swap', 4, 2, 25, seed=4, stack_draw_two=True))\n"
+        "print(compare_with_cpu('classic', 2, 3, 45, seed=3))\n"
+        "print(compare_with_cpu('swap', 4, 2, 15, seed=4, stack_draw_two=True))\n"
         "print(compare_with_cpu('unocorns', 10, 2, 12, seed=5))\n"
-        "print(compare_with_cpu('monster_high', 4, 3, 20, seed=6, opponents=CounterAgent(0), learner_seats=[1]))\n"
+        "print(compare_with_cpu('monster_high', 4, 2, 15, seed=6, opponents=CounterAgent(0), learner_seats=[1]))\n"
         "import torch\n"
         "from uno_env.agents.policy import PolicyAgent, PolicyNetwork\n"
         "torch.manual_seed(0)\n"
         "network = PolicyAgent(PolicyNetwork('knowledge', 2, hidden=(16,)))\n"
-        "print(compare_with_cpu('classic', 2, 3, 30, seed=2, opponents=network, learner_seats=[0]))\n"
+        "print(compare_with_cpu('classic', 2, 2, 20, seed=2, opponents=network, learner_seats=[0]))\n"
     )
     assert out.split() == ["None"] * 5, out
 
@@ -52,10 +52,10 @@ def test_the_comparison_sees_a_difference():
     out = simulated(
         "import numpy as np\n"
         "from uno_env.testing import compare_with_cpu\n"
-        "from uno_env.agents import GreedyAgent\n"
+        "from uno_env.agents import RandomAgent\n"
         "from uno_env import vector_cuda\n"
         "vector_cuda.CudaVectorEnv.opponent_streams = staticmethod(lambda seeds: seeds + np.uint64(1))\n"
-        "print(compare_with_cpu('classic', 2, 3, 30, seed=1, opponents=GreedyAgent(0), learner_seats=[0]))\n"
+        "print(compare_with_cpu('classic', 2, 2, 8, seed=1, opponents=RandomAgent(0), learner_seats=[0]))\n"
     )
     assert "differ in games" in out, out
 
