@@ -116,6 +116,21 @@ class DeviceRule(NamedTuple):
     counts: np.ndarray
 
 
+def learner_seat_list(seats, num_players: int) -> np.ndarray:
+    """The learner seats as the vector envs take them ("all", a seat, or a list of seats), sorted, each once."""
+    n = num_players
+    if isinstance(seats, str) and seats == "all":
+        return np.arange(n)
+    chosen = [seats] if isinstance(seats, (int, np.integer)) else seats
+    if (
+        not isinstance(chosen, (list, tuple, np.ndarray))
+        or not len(chosen)
+        or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n for x in chosen)
+    ):
+        raise ValueError(f"learner_seats must be 'all', a seat or a list of seats from 0 to {n - 1}, got {seats!r}")
+    return np.array(sorted(set(int(x) for x in chosen)))
+
+
 @njit(cache=True, nogil=True)
 def random_decide_row(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
     """`RandomPlay`'s choice on the GPU (`DeviceRule`): a uniformly random legal action, from the stream `rng`."""

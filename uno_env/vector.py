@@ -54,6 +54,7 @@ from .seats import (  # noqa: F401  (agent_actions, illegal_flags, observe_*: re
     agent_actions,
     illegal_flags,
     is_agent,
+    learner_seat_list,
     observe_deciders,
     observe_parallel,
     observe_serial,
@@ -163,7 +164,7 @@ class UnoVectorEnv:
         self.observation_size = self.spec.size
         self.reward_kind = reward
         self._reward_kind = reward_kind_index(reward)
-        self.learner_seats = self._parse_seats(learner_seats)
+        self.learner_seats = learner_seat_list(learner_seats, num_players)
         self.is_learner = np.zeros(num_players, np.bool_)
         self.is_learner[self.learner_seats] = True
         self.action_names = self.game.action_names
@@ -220,19 +221,6 @@ class UnoVectorEnv:
         self._opponent_specs = self._seat_loop.specs
 
     # ------------------------------------------------------------------ setup
-    def _parse_seats(self, seats) -> np.ndarray:
-        n = self.num_players
-        if isinstance(seats, str) and seats == "all":
-            return np.arange(n)
-        chosen = [seats] if isinstance(seats, (int, np.integer)) else seats
-        if (
-            not isinstance(chosen, (list, tuple, np.ndarray))
-            or not len(chosen)
-            or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not 0 <= x < n for x in chosen)
-        ):
-            raise ValueError(f"learner_seats must be 'all', a seat or a list of seats from 0 to {n - 1}, got {seats!r}")
-        return np.array(sorted(set(int(x) for x in chosen)))
-
     def _parse_opponents(self, opponents) -> dict[int, Any]:
         others = [p for p in range(self.num_players) if not self.is_learner[p]]
         if not others:

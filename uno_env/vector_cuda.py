@@ -51,8 +51,9 @@ from .seats import (
     ENDED_TRUNCATED,
     RESULT_DTYPE,
     DeviceRule,
+    RandomPlay,
+    learner_seat_list,
     observe_game,
-    random_decide_row,
     settle_game,
 )
 
@@ -196,7 +197,7 @@ class CudaVectorEnv:
         self.action_names = self.game.action_names
         self.reward_kind = reward
         self._reward_kind = reward_kind_index(reward)
-        self.learner_seats = parse_learner_seats(learner_seats, self.num_players)
+        self.learner_seats = learner_seat_list(learner_seats, self.num_players)
         if opponents is not None and hasattr(opponents, "bind"):
             opponents.bind(O.ObservationSpec(opponents.observation, self.num_players), self.rules)
         self.network = opponents if hasattr(opponents, "act_on_device") else None  # decides by forward passes
@@ -332,26 +333,13 @@ class CudaVectorEnv:
         return self._s.copy_to_host()
 
 
-def parse_learner_seats(learner_seats, num_players: int) -> np.ndarray:
-    """The learner seats as `UnoVectorEnv` takes them ("all", a seat, or a list)."""
-    if isinstance(learner_seats, str):
-        if learner_seats != "all":
-            raise ValueError(f"learner_seats must be 'all', a seat or a list of seats, got {learner_seats!r}")
-        return np.arange(num_players)
-    seats = np.atleast_1d(np.asarray(learner_seats, np.int64))
-    if seats.size == 0 or seats.min() < 0 or seats.max() >= num_players or len(set(seats.tolist())) != seats.size:
-        raise ValueError(f"learner_seats must be distinct seats 0-{num_players - 1}, got {learner_seats!r}")
-    return seats
-
-
 def device_rule(opponents, learner_seats: np.ndarray, num_players: int) -> DeviceRule:
     """The `DeviceRule` every opponent seat plays by: the agent's `device_rule()`; random play when every seat is a
     learner's (the rule is then never called)."""
-    empty = np.zeros(E.NK)
     if len(learner_seats) == num_players:
-        return DeviceRule(random_decide_row, (np.int64(0),), "minimal", empty, empty)
+        return RandomPlay().device_rule()
     if hasattr(opponents, "act_on_device"):  # a network: the rule is never called, the level is the network's
-        return DeviceRule(random_decide_row, (np.int64(0),), opponents.observation, empty, empty)
+        return RandomPlay().device_rule()._replace(observation=opponents.observation)
     if opponents is None or not hasattr(opponents, "device_rule"):
         raise ValueError("device='cuda' plays one agent in every opponent seat, by its device_rule() (random, naive, "
                          f"greedy, counter) or a policy network's act_on_device(); got {opponents!r}")  # fmt: skip
