@@ -74,6 +74,27 @@ def resumed(config: Any) -> tuple[Any, dict[str, Any] | None]:
     return dataclasses.replace(type(config)(**state["config"]), resume=config.resume, **budget), state
 
 
+def prepared(config: Any) -> tuple[Any, dict[str, Any] | None]:
+    """A learner's settings ready to train: resumed from their checkpoint, if any (`resumed`), with a budget left
+    for at least one update, and validated; and the checkpoint's state (None for a new run)."""
+    config, state = resumed(config)
+    if state is not None and config.total_steps < state["steps"] + config.num_envs * config.rollout_steps:
+        raise ValueError(f"total_steps {config.total_steps} trains nothing: the checkpoint has trained "
+                         f"{state['steps']} decisions, and one update takes num_envs * rollout_steps = "
+                         f"{config.num_envs * config.rollout_steps}")  # fmt: skip
+    config.validate()
+    return config, state
+
+
+def training_device(setting: str):
+    """The torch device of a `--device` setting: `auto` is the GPU when torch sees one, else the CPU."""
+    import torch
+
+    if setting == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(setting)
+
+
 def save_checkpoint(path: Path, config: Any, modules: dict[str, Any], optimizer, **progress: Any) -> None:
     """checkpoint.pt: the format, the settings, each module's state dict by key (None for a module the run has not),
     the optimizer's, and `progress` (plain values and tensors: update, steps, minutes, snapshots, history, ...)."""

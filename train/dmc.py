@@ -50,7 +50,14 @@ from uno_env.cli import (
 from uno_env.extras import require_extra
 from uno_env.records import write_atomic
 from uno_env.train import check_device, run_trainer
-from uno_env.train.checkpoint import restore, resumed, save_checkpoint, save_policy, save_snapshot
+from uno_env.train.checkpoint import (
+    prepared,
+    restore,
+    save_checkpoint,
+    save_policy,
+    save_snapshot,
+    training_device,
+)
 from uno_env.train.config import Config, describe
 from uno_env.train.league import League, evaluate, learning_curve_figure
 
@@ -222,12 +229,7 @@ class Episodes:
 def train(config: DMCConfig) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
     require_extra("training", *TRAIN_MODULES)
-    config, state = resumed(config)
-    if state is not None and config.total_steps < state["steps"] + config.num_envs * config.rollout_steps:
-        raise ValueError(f"total_steps {config.total_steps} trains nothing: the checkpoint has trained "
-                         f"{state['steps']} decisions, and one update takes num_envs * rollout_steps = "
-                         f"{config.num_envs * config.rollout_steps}")  # fmt: skip
-    config.validate()
+    config, state = prepared(config)
     return DMCRun(config, state).loop()
 
 
@@ -236,8 +238,7 @@ class DMCRun:
 
     def __init__(self, config: DMCConfig, state: dict[str, Any] | None):
         self.config = config
-        self.device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available() else
-                                   ("cpu" if config.device == "auto" else config.device))  # fmt: skip
+        self.device = training_device(config.device)
         if config.threads:
             torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)

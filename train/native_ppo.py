@@ -48,11 +48,12 @@ from uno_env.train.batch import Batch, Rollout
 from uno_env.train.checkpoint import (
     CHECKPOINT_FORMAT,
     load_checkpoint,
+    prepared,
     restore,
-    resumed,
     save_checkpoint,
     save_policy,
     save_snapshot,
+    training_device,
 )
 from uno_env.train.config import Config, build_parser, describe, parse_args
 from uno_env.train.league import League, evaluate, log_evaluation
@@ -280,12 +281,7 @@ class Collector:
 def train(config: Config) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
     require_extra("training", *TRAIN_MODULES)
-    config, state = resumed(config)
-    if state is not None and config.total_steps < state["steps"] + config.num_envs * config.rollout_steps:
-        raise ValueError(f"total_steps {config.total_steps} trains nothing: the checkpoint has trained "
-                         f"{state['steps']} decisions, and one update takes num_envs * rollout_steps = "
-                         f"{config.num_envs * config.rollout_steps}")  # fmt: skip
-    config.validate()
+    config, state = prepared(config)
     return Run(config, state).loop()
 
 
@@ -294,8 +290,7 @@ class Run:
 
     def __init__(self, config: Config, state: dict[str, Any] | None):
         self.config = config
-        self.device = device = torch.device("cuda" if config.device == "auto" and torch.cuda.is_available() else
-                                            ("cpu" if config.device == "auto" else config.device))  # fmt: skip
+        self.device = device = training_device(config.device)
         if config.threads:
             torch.set_num_threads(config.threads)
         torch.manual_seed(config.seed)
