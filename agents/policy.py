@@ -289,14 +289,14 @@ class PolicyAgent:
             if not self.adviser_bound:
                 raise RuntimeError(f"bind(spec, rules) first: the adviser {self.network.hint!r} needs the game")
             observations = add_hints(observations, action_masks, self.adviser)
-        obs = torch.from_numpy(np.ascontiguousarray(observations)).to(self.device)
-        masks = torch.from_numpy(np.ascontiguousarray(action_masks)).to(self.device).bool()
-        logits, _ = self.network(obs, masks)
-        if self.sample:
-            actions = sample_actions(logits, self.generator)
-        else:
-            actions = logits.argmax(-1)
-        return actions.cpu().numpy().astype(np.int64)
+        obs = torch.from_numpy(np.ascontiguousarray(observations))
+        masks = torch.from_numpy(np.ascontiguousarray(action_masks))
+        return self.choose(obs, masks).cpu().numpy().astype(np.int64)
+
+    def choose(self, observations: torch.Tensor, action_masks: torch.Tensor) -> torch.Tensor:
+        """The actions of rows as the network reads them: sampled, or the most likely legal ones."""
+        logits, _ = self.network(observations.to(self.device), action_masks.to(self.device).bool())
+        return sample_actions(logits, self.generator) if self.sample else logits.argmax(-1)
 
     @torch.inference_mode()
     def act_on_device(self, observations: torch.Tensor, action_masks: torch.Tensor) -> torch.Tensor:
@@ -305,8 +305,7 @@ class PolicyAgent:
         if self.adviser is not None:
             raise ValueError(f"policy {self.name} reads an adviser's hints ({self.network.hint}), computed on the "
                              "CPU: it cannot play on the device")  # fmt: skip
-        logits, _ = self.network(observations.to(self.device), action_masks.to(self.device).bool())
-        return sample_actions(logits, self.generator) if self.sample else logits.argmax(-1)
+        return self.choose(observations, action_masks)
 
 
 class ShippedPolicy:

@@ -599,12 +599,12 @@ def _finish_round(st, c, winner):
     nplayers = c.num_players
     won = 0
     for p in range(nplayers):
+        held = _held_points(st, c, p)
         if p != winner:
-            won += _held_points(st, c, p)
-    if c.scoring == PENALTY_SCORING:
-        for p in range(nplayers):
-            st.scores[p] += _held_points(st, c, p)
-    else:
+            won += held
+        if c.scoring == PENALTY_SCORING:
+            st.scores[p] += held
+    if c.scoring != PENALTY_SCORING:
         st.scores[winner] += won
     st.round_winner = winner
     st.round_points = won

@@ -935,7 +935,6 @@ class CpuMirror:
     def __init__(self, device_env):
         from . import vector_cuda
 
-        self.modes = vector_cuda  # OBSERVE, ACT: what a launch of the step does
         EPISODE_FIELDS, cpu_steps = vector_cuda.EPISODE_FIELDS, vector_cuda.cpu_steps
         env = self.env = device_env
         b, n = env.num_envs, env.num_players
@@ -962,14 +961,17 @@ class CpuMirror:
         self.final_seats[:] = env.learner_seats[0]
         for g in range(env.num_envs):
             E.reset_game(self.s[g], env.game.config_array[0], self.seeds[g])
-        return self._run(np.zeros(env.num_envs, np.int64), self.modes.OBSERVE)[:2]
+        return self._run(np.zeros(env.num_envs, np.int64), acting=False)[:2]
 
     def step(self, actions: np.ndarray):
-        return self._run(actions, self.modes.ACT)
+        return self._run(actions, acting=True)
 
-    def _run(self, actions: np.ndarray, mode: int):
+    def _run(self, actions: np.ndarray, acting: bool):
+        from .vector_cuda import ACT, OBSERVE
+
         env = self.env
         rule = env.rule
+        mode = ACT if acting else OBSERVE
         self.steps(self.s, env.game.config_array, mode, actions, self.learner, env._reward_kind, env.spec.index,
                    env.spec.offsets, False, env.opponent_spec.index, env.opponent_spec.offsets,
                    np.asarray(rule.points), np.asarray(rule.counts), rule.params, self.opp_rng, self.opp_obs,

@@ -204,10 +204,11 @@ class CudaVectorEnv:
         self.rule = device_rule(opponents, self.learner_seats, self.num_players)
         self.opponent_spec = O.ObservationSpec(self.rule.observation, self.num_players)
         self.check_actions = bool(check_actions)
-        self._allocate(cuda)
+        self.on_torch = _torch_cuda() is not None  # the arrays are torch tensors (else numba's, the simulator's)
+        self._allocate()
         self._ready = False
 
-    def _allocate(self, cuda) -> None:
+    def _allocate(self) -> None:
         b, n = self.num_envs, self.num_players
         learner = np.zeros(E.MAX_PLAYERS, np.int8)
         learner[self.learner_seats] = 1
@@ -308,7 +309,7 @@ class CudaVectorEnv:
 
     def _episodes(self):
         """The episode columns: a tensor view on the GPU with torch's CUDA, else a host copy (the simulator)."""
-        return self.episodes if _torch_cuda() is not None else self.episodes.copy_to_host()
+        return self.episodes if self.on_torch else self.episodes.copy_to_host()
 
     def _ends(self):
         ended = self._episodes()[:, 0]
