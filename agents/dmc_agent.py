@@ -37,7 +37,7 @@ from uno_env import actions as A
 from uno_env import cards as C
 from uno_env import observation as O
 
-from .policy import ILLEGAL_LOGIT, PolicyAgent, PolicyNetwork, input_scale, is_weights, load_plain_data
+from .policy import ILLEGAL_LOGIT, PolicyAgent, PolicyNetwork, input_scale, is_weights, load_checked_file
 from .trust import check_metadata
 
 DMC_FORMAT = "uno-env-dmc-policy-1"
@@ -158,12 +158,7 @@ def check_dmc_dict(data: Any, source: str = "the policy") -> None:
 
 def load_dmc_file(path: str | Path) -> dict[str, Any]:
     """A DMC policy file's dict, loaded as data (`weights_only=True`) and checked; a ValueError if it is not one."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"no DMC policy file at {path}" + (" (a folder)" if path.is_dir() else ""))
-    data = load_plain_data(path, DMC_FILE)
-    check_dmc_dict(data, str(path))
-    return data
+    return load_checked_file(path, "DMC policy file", DMC_FILE, check_dmc_dict)
 
 
 class DMCAgent(PolicyAgent):

@@ -204,11 +204,17 @@ def load_policy_file(path: str | Path) -> dict[str, Any]:
 
     Loaded with `weights_only=True` and checked by `check_policy_dict`: no code in the file runs, and no field of
     it names another file to load."""
+    return load_checked_file(path, "policy file", POLICY_FILE, check_policy_dict)
+
+
+def load_checked_file(path: str | Path, what: str, kind: Any, check: Any) -> dict[str, Any]:
+    """A file of tensors and plain values (`load_plain_data` as `kind`), checked by `check(data, source)`; a
+    ValueError naming `what` when there is no such file."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"no policy file at {path}" + (" (a folder)" if path.is_dir() else ""))
-    data = load_plain_data(path, POLICY_FILE)
-    check_policy_dict(data, str(path))
+        raise ValueError(f"no {what} at {path}" + (" (a folder)" if path.is_dir() else ""))
+    data = load_plain_data(path, kind)
+    check(data, str(path))
     return data
 
 
