@@ -54,6 +54,11 @@ from .counter import CounterAgent, counter_decide
 ROLLOUTS = ("counter", "random")
 OTHERS = ("model", "search")  # the other seats in the tree: played by the rollout policy, or searched too
 ROOTS = ("paired", "ucb")  # the root's actions: each tried in the same worlds and compared in pairs, or UCB1
+#: how the hidden cards are redealt: uniformly over what the seat cannot see; so that no other seat holds a
+#: coloured card it showed it lacked (`engine.resample_hidden_voids`); or uniformly but with the next seat's
+#: hand as it is (a bound that sees one hand, for measuring where the seer's margin lies)
+WORLDS = ("uniform", "voids", "next-seen")
+WORLDS_UNIFORM, WORLDS_VOIDS, WORLDS_NEXT_SEEN = range(3)
 CHUNK = 16  # iterations between clock checks with a milliseconds budget
 MAX_PATH = 2048  # tree steps of one iteration
 
@@ -108,9 +113,9 @@ def _choose(s, cfg, level, off, obs, mask, rng, points, counts, params, act, rol
 
 
 @njit(cache=True, nogil=True)
-def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widening, seer, rollout, model_others,
-             level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail,
-             path_node, path_action, path_seat):  # fmt: skip
+def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widening, seer, worlds, rollout,
+             model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins,
+             avail, path_node, path_action, path_seat):  # fmt: skip
     """One iteration in a world redealt from `world_seed`: down the tree (the root's action `forced` if >= 0),
     one node added, the rollout, the result backed up. Returns the winning seat (-1: none; -2: no redeal)."""
     me = root[0].seat
@@ -118,6 +123,13 @@ def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widen
     world[:] = root
     if seer:
         code = E.resample_draw_pile(world, cfg, 0, world_seed)
+    elif worlds == WORLDS_VOIDS:
+        code = E.resample_hidden_voids(world, cfg, 0, world_seed)
+    elif worlds == WORLDS_NEXT_SEEN:  # the next seat's hand kept as it is (known while redealing), a bound
+        after = (me + world[0].direction) % cfg[0].num_players
+        world[0].known[me, after, :] = world[0].hand[after, :]
+        code = E.resample_hidden(world, cfg, 0, world_seed)
+        world[0].known[me, after, :] = root[0].known[me, after, :]
     else:
         code = E.resample_hidden(world, cfg, 0, world_seed)
     if code != E.RESAMPLED:
@@ -211,7 +223,7 @@ def world_log_weight(root, world, cfg, log_ratio):
 
 
 @njit(cache=True, nogil=True)
-def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rollout, model_others, level, off,
+def search(root, cfg, iterations, exploration, widening, paired, seed, seer, worlds, rollout, model_others, level, off,
            obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail, done, diff,
            diff_sq, log_ratio, weights, default):  # fmt: skip
     """Run about `iterations` more iterations from the 1-game state `root` (never changed) into the tree (keys,
@@ -242,7 +254,8 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
         done[1] += 1
         if not paired or root_node < 0:
             done[0] += 1
-            _playout(root, world, cfg, root_node, -1, world_seed, exploration, widening, seer, rollout, model_others,
+            _playout(root, world, cfg, root_node, -1, world_seed, exploration, widening, seer, worlds, rollout,
+                     model_others,
                      level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins,
                      avail, path_node, path_action, path_seat)  # fmt: skip
             continue
@@ -254,7 +267,8 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, rol
                 weight = np.exp(world_log_weight(root, probe, cfg, log_ratio))
         for i in range(legal.shape[0]):
             done[0] += 1
-            winner = _playout(root, world, cfg, root_node, legal[i], world_seed, exploration, widening, seer, rollout,
+            winner = _playout(root, world, cfg, root_node, legal[i], world_seed, exploration, widening, seer, worlds,
+                              rollout,
                               model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots,
                               count, visits, wins, avail, path_node, path_action, path_seat)  # fmt: skip
             if winner == -2:
@@ -301,6 +315,7 @@ class ISMCTSAgent(SearchAgent):
         belief: bool = False,
         belief_power: float = 1.0,
         prior: Any = None,
+        worlds: str = "uniform",
     ):
         if (iterations is None) == (milliseconds is None):
             if iterations is None:
@@ -338,6 +353,11 @@ class ISMCTSAgent(SearchAgent):
         self.rollout = rollout
         self.others = others
         self.seer = bool(seer)
+        if worlds not in WORLDS:
+            raise ValueError(f"worlds must be one of {', '.join(WORLDS)}, got {worlds!r}")
+        if worlds != "uniform" and (seer or belief):
+            raise ValueError("worlds redeals the hidden hands: not with seer (which sees them) or a belief's weights")
+        self.worlds = worlds
         self.max_nodes = max_nodes or (iterations + 1 if iterations else 100_000)
         if belief and (seer or root != "paired"):
             raise ValueError("a belief weighs the paired root's worlds: it needs root='paired' and no seer")
@@ -346,8 +366,8 @@ class ISMCTSAgent(SearchAgent):
         self.belief_power = float(belief_power)  # the world's odds to this power: below 1 tempers them
         self.belief = None  # the shipped belief model, loaded by `bind` when `belief` is on
         self.weigh_worlds = bool(belief)
-        if seer:
-            self.observation = "seer"  # it sees every card: refused where honesty is checked (check_agent)
+        if seer or worlds == "next-seen":
+            self.observation = "seer"  # it sees hidden cards: refused where honesty is checked (check_agent)
         elif belief:
             self.observation = "belief"  # the model reads the seat's belief observation; the search still 'knowledge'
         if prior is not None and not (callable(getattr(prior, "act", None)) and hasattr(prior, "observation")):
@@ -358,8 +378,9 @@ class ISMCTSAgent(SearchAgent):
             raise ValueError("a prior sets the paired root's default move: it needs root='paired'")
         self.prior = prior  # the root's default move (else the rollout policy's), e.g. a trained network
         self._prior_spec = None
-        kind = "seer" if seer else "ismcts-belief" if belief else "ismcts"
+        kind = "seer" if seer or worlds == "next-seen" else "ismcts-belief" if belief else "ismcts"
         self.name = kind + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
+        self.name += {"voids": ":voids", "next-seen": ":next"}.get(worlds, "")
         if prior is not None:
             self.name += f":prior={getattr(prior, 'name', 'policy')}"
         if belief and self.belief_power != 1.0:
@@ -458,7 +479,8 @@ class ISMCTSAgent(SearchAgent):
         start = time.perf_counter()
 
         def run(n: int):
-            return search(root, config, n, self.exploration, self.widening, paired, seed, self.seer, rollout,
+            return search(root, config, n, self.exploration, self.widening, paired, seed, self.seer,
+                          WORLDS.index(self.worlds), rollout,
                           self.others == "model", spec.index, spec.offsets, obs, mask, rng, counter._points,
                           counter._counts, counter.kernel_params(), act, self._keys, self._slots, count,
                           self._visits, self._wins, self._avail, done, diff, diff_sq, log_ratio, weights,

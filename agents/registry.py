@@ -199,7 +199,9 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
     ITERATIONS or MILLISECONDSms (`search_budget`), ROLLOUT counter or random, OTHERS model or search, ROOT paired or
     ucb, `wide` for no progressive widening (`uno_env.agents.ismcts`), prior=FILE.pt a policy whose move the paired
     root keeps unless another wins clearly more (ismcts and seer), powerX the belief's odds to the power X
-    (ismcts-belief); left out: the agent's defaults. A ValueError says what may follow the name."""
+    (ismcts-belief), `voids` for worlds where no seat holds a coloured card it showed it lacked (ismcts), `next`
+    for a bound that sees only the next seat's hand (seer); left out: the agent's defaults. A ValueError says what
+    may follow the name."""
     from .ismcts import OTHERS, ROLLOUTS, ROOTS
 
     budget = search_budget(name, argument, **(caps or {}))
@@ -214,6 +216,10 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
             settings["others"] = part
         elif part in ROOTS:
             settings["root"] = part
+        elif part == "voids" and name == "ismcts":
+            settings["worlds"] = "voids"  # no other seat is dealt a coloured card it showed it lacked
+        elif part == "next" and name == "seer":
+            settings["worlds"] = "next-seen"  # a bound that sees only the next seat's hand
         elif part == "wide":
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
         elif part.startswith("prior=") and len(part) > 6 and name in ("ismcts", "seer"):
@@ -225,7 +231,8 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
                 f"{name}: after the name come a budget, a number of iterations (ismcts:500) or of "
                 f"milliseconds (ismcts:20ms) in ASCII digits, a rollout ({', '.join(ROLLOUTS)}), how the other seats "
                 f"are played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}), "
-                f"'wide' and prior=FILE.pt (a policy whose move the root keeps unless another wins clearly more); "
+                f"'wide', 'voids' (ismcts), 'next' (seer) and prior=FILE.pt (a policy whose move the root keeps "
+                f"unless another wins clearly more); "
                 f"got {part[:40]!r}"
             )
     return {"budget": budget, "settings": settings, "file": prior}
@@ -255,6 +262,8 @@ def _search(name: AgentName, seed: int | None, trust: bool):
 
         settings["prior"] = PolicyAgent(name.file, name=f"ppo:{name.file}")
     kind = {"ismcts-belief": {"belief": True}, "seer": {"seer": True}}.get(name.kind, {})
+    if settings.get("worlds") == "next-seen":
+        kind = {}  # seer:N:next sees one hand, through its redeal, not every hand
     return ISMCTSAgent(seed, **kind, **settings)
 
 

@@ -1007,8 +1007,11 @@ def fill_mask(st, c, m):
 # ------------------------------------------------------------------------------- hidden cards
 
 # What `resample_hidden` returns.
-RESAMPLED, RESAMPLE_OVER, RESAMPLE_UNFIT = range(3)
+RESAMPLED, RESAMPLE_OVER, RESAMPLE_UNFIT, RESAMPLE_VOIDS_UNMET = range(4)
 RESAMPLE_TRIES = 10_000  # shuffles tried for the seat's own forehead cards to fit its wrong guesses
+VOID_TRIES = 2_000  # random partners tried for one card of the void repair
+VOID_REDEALS = 50  # redeals tried before the void repair gives up
+VOID_SWAPS = 4  # the void walk's swaps per hidden hand card
 
 
 @njit(cache=True, nogil=True)
@@ -1091,6 +1094,143 @@ def _resample_hidden(st, c, seed):
         st.w4_guilty = not wild_draw_four_legal(st.hand[st.w4_player], st.w4_prev_color)
     else:
         st.w4_guilty = 0  # stale from an earlier Wild Draw Four, and hidden
+    return RESAMPLED
+
+
+@njit(cache=True, nogil=True)
+def _void_levels(st, c, viewer, levels, limit, count):
+    """What the other seats' draws showed they lacked, as nested limits. Seat h drew instead of playing while
+    coloured kind k was playable when it had taken void_at[h, k] cards this round, so every copy of k it holds
+    now came among the cards it took since. For each such moment t (levels[h, j], count[h] of them), the copies
+    it holds of the kinds it lacked at t or later number at most took[h] - t (limit[h, j]). Wild cards are left
+    free: a player may keep a wild and draw."""
+    for h in range(c.num_players):
+        count[h] = 0
+        if h == viewer:
+            continue
+        for k in range(NCK):
+            t = st.void_at[h, k]
+            if t == NO_VOID:
+                continue
+            seen = False
+            for j in range(count[h]):
+                seen = seen or levels[h, j] == t
+            if not seen:
+                levels[h, count[h]] = t
+                limit[h, count[h]] = max(0, np.int64(st.took[h]) - t)
+                count[h] += 1
+
+
+@njit(cache=True, nogil=True)
+def _void_fits(st, h, levels, limit, count, usage, out_kind, in_kind):
+    """Whether seat h may give a card of `out_kind` for one of `in_kind`: no limit it keeps is passed, and none it
+    passes grows (a repair may go through worlds that pass a limit, never away from one)."""
+    for j in range(count[h]):
+        t = levels[h, j]
+        delta = 0
+        if in_kind < NCK and st.void_at[h, in_kind] != NO_VOID and st.void_at[h, in_kind] >= t:
+            delta += 1
+        if out_kind < NCK and st.void_at[h, out_kind] != NO_VOID and st.void_at[h, out_kind] >= t:
+            delta -= 1
+        if delta > 0 and usage[h, j] + delta > limit[h, j]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _void_move(st, h, levels, count, usage, kind, sign):
+    """Count one card of `kind` in (sign 1) or out of (sign -1) seat h's limits."""
+    if kind < NCK and st.void_at[h, kind] != NO_VOID:
+        for j in range(count[h]):
+            if st.void_at[h, kind] >= levels[h, j]:
+                usage[h, j] += sign
+
+
+@njit(cache=True, nogil=True)
+def _void_swap(st, levels, count, usage, owner, kind, u, v):
+    """Swap the cards at hidden places u (a hand) and v (a hand or the draw pile)."""
+    h, o, k, k2 = owner[u], owner[v], kind[u], kind[v]
+    _void_move(st, h, levels, count, usage, k, -1)
+    _void_move(st, h, levels, count, usage, k2, 1)
+    if o >= 0:
+        _void_move(st, o, levels, count, usage, k2, -1)
+        _void_move(st, o, levels, count, usage, k, 1)
+    kind[u] = k2
+    kind[v] = k
+
+
+@njit(cache=True, nogil=True)
+def _respect_voids(st, c, viewer):
+    """Move the cards of a redealt world (`_resample_hidden`) so that every other seat keeps `_void_levels`'
+    limits: a repair (a card in a passed limit swapped with a random card the two holders may take), then
+    VOID_SWAPS random swaps per hidden hand card that keep every limit (a Metropolis walk whose stationary law
+    is uniform over the worlds that keep them). Returns RESAMPLED, or RESAMPLE_VOIDS_UNMET when the repair
+    found no swap for a card."""
+    nplayers = c.num_players
+    levels = np.empty((MAX_PLAYERS, NCK), np.int64)
+    limit = np.empty((MAX_PLAYERS, NCK), np.int64)
+    count = np.zeros(MAX_PLAYERS, np.int64)
+    _void_levels(st, c, viewer, levels, limit, count)
+    usage = np.zeros((MAX_PLAYERS, NCK), np.int64)
+    owner = np.empty(2 * MAX_DECK, np.int8)  # a hidden card's holder, -1 for the draw pile
+    kind = np.empty(2 * MAX_DECK, np.uint8)
+    held = 0
+    for h in range(nplayers):
+        if h != viewer:
+            for k in range(NK):
+                for _ in range(st.hand[h, k]):
+                    _void_move(st, h, levels, count, usage, k, 1)
+                for _ in range(st.hand[h, k] - st.known[viewer, h, k]):
+                    owner[held] = h
+                    kind[held] = k
+                    held += 1
+    total = held + st.draw_len
+    for i in range(st.draw_len):
+        owner[held + i] = -1
+        kind[held + i] = st.draw_pile[i]
+    for u in range(held):  # the repair: a card in a limit its holder passes goes
+        h, k = owner[u], kind[u]
+        passed = False
+        for j in range(count[h]):
+            passed = passed or (usage[h, j] > limit[h, j] and k < NCK and st.void_at[h, k] != NO_VOID
+                                and st.void_at[h, k] >= levels[h, j])  # fmt: skip
+        if not passed:
+            continue
+        swapped = False
+        for _ in range(VOID_TRIES):
+            v = _rand_below(st, total)
+            o, k2 = owner[v], kind[v]
+            if o == h or k2 == k or not _void_fits(st, h, levels, limit, count, usage, k, k2):
+                continue
+            if o >= 0 and not _void_fits(st, o, levels, limit, count, usage, k2, k):
+                continue
+            _void_swap(st, levels, count, usage, owner, kind, u, v)
+            swapped = True
+            break
+        if not swapped:
+            return RESAMPLE_VOIDS_UNMET
+    for h in range(nplayers):
+        for j in range(count[h]):
+            if usage[h, j] > limit[h, j]:
+                return RESAMPLE_VOIDS_UNMET
+    for _ in range(VOID_SWAPS * held):  # the walk
+        u = _rand_below(st, held)
+        v = _rand_below(st, total)
+        h, o, k, k2 = owner[u], owner[v], kind[u], kind[v]
+        if o == h or k2 == k or not _void_fits(st, h, levels, limit, count, usage, k, k2):
+            continue
+        if o >= 0 and not _void_fits(st, o, levels, limit, count, usage, k2, k):
+            continue
+        _void_swap(st, levels, count, usage, owner, kind, u, v)
+    for h in range(nplayers):
+        if h != viewer:
+            st.hand[h, :NK] = st.known[viewer, h, :NK]
+    for u in range(held):
+        st.hand[owner[u], kind[u]] += 1
+    for i in range(st.draw_len):
+        st.draw_pile[i] = kind[held + i]
+    if st.phase == CHALLENGE_PHASE:
+        st.w4_guilty = not wild_draw_four_legal(st.hand[st.w4_player], st.w4_prev_color)
     return RESAMPLED
 
 
@@ -1239,6 +1379,28 @@ def resample_hidden(s, cfg, g, seed):
     c = cfg[0]
     backup = s[g : g + 1].copy()
     code = _resample_hidden(s[g], c, seed)
+    if code != RESAMPLED:
+        s[g : g + 1] = backup
+    return code
+
+
+@njit(cache=True, nogil=True)
+def resample_hidden_voids(s, cfg, g, seed):
+    """`resample_hidden`, then the redealt world moved so that no other seat holds a coloured card it showed it
+    lacked: a seat that drew instead of playing held none of the coloured kinds that were playable, so it holds
+    none now unless it took cards since (and no more copies than the cards it took). Wild cards are left free (a
+    player may keep a wild and draw). Uniform over the deals that keep those limits (a Metropolis walk from a
+    repaired redeal): the search's worlds if the others play every coloured card they can, as `counter` does.
+    Refused as `resample_hidden` is, or RESAMPLE_VOIDS_UNMET when no swap met the limits (then nothing changes)."""
+    c = cfg[0]
+    backup = s[g : g + 1].copy()
+    code = RESAMPLE_VOIDS_UNMET
+    for attempt in range(VOID_REDEALS):  # a repair that found no swap starts again from another redeal
+        code = _resample_hidden(s[g], c, np.uint64(seed) + np.uint64(attempt) * _GOLDEN)
+        if code == RESAMPLED:
+            code = _respect_voids(s[g], c, s[g].seat)
+        if code != RESAMPLE_VOIDS_UNMET:
+            break
     if code != RESAMPLED:
         s[g : g + 1] = backup
     return code

@@ -53,6 +53,7 @@ INVARIANT_MESSAGES = {
 RESAMPLE_MESSAGES = {
     E.RESAMPLE_OVER: "the episode is over",
     E.RESAMPLE_UNFIT: "no shuffle fitted the seat's forehead cards to the colours it guessed wrong",
+    E.RESAMPLE_VOIDS_UNMET: "no redeal kept every seat clear of the coloured cards it showed it lacked",
 }
 
 
@@ -408,15 +409,17 @@ class GameBatch:
         other.episode_seeds = self.episode_seeds.copy()
         return other
 
-    def resample_hidden(self, g: int, seed: int) -> None:
+    def resample_hidden(self, g: int, seed: int, *, voids: bool = False) -> None:
         """Redeal, in game g, every card its deciding seat cannot see (the draw pile, the others' cards it does
         not know, its own forehead cards), for search over the deals that seat cannot tell apart; the seat's
-        observation stays the same. See `engine.resample_hidden`. A ValueError says why it cannot (the
-        episode is over) and leaves the game as it was."""
+        observation stays the same. See `engine.resample_hidden`; with `voids`, no other seat is dealt a coloured
+        card it showed it lacked (`engine.resample_hidden_voids`). A ValueError says why it cannot (the episode
+        is over) and leaves the game as it was."""
         g = V.index(g, self.batch_size)
         seed = V.seed(seed)
         self._require_reset(np.array([g]))
-        code = E.resample_hidden(self.state_array, self.config_array, g, np.uint64(seed))
+        redeal = E.resample_hidden_voids if voids else E.resample_hidden
+        code = redeal(self.state_array, self.config_array, g, np.uint64(seed))
         if code != E.RESAMPLED:
             raise ValueError(f"cannot resample the hidden cards of game {g}: {RESAMPLE_MESSAGES[code]}")
 
@@ -513,10 +516,10 @@ class Game:
         other.actions_taken = list(self.actions_taken)
         return other
 
-    def resample_hidden(self, seed: int) -> None:
+    def resample_hidden(self, seed: int, *, voids: bool = False) -> None:
         """Redeal every card the deciding seat cannot see (see `GameBatch.resample_hidden`): on a copy, a
         world that seat cannot tell from this one, e.g. ``world = game.copy(); world.resample_hidden(7)``."""
-        self.batch.resample_hidden(0, seed)
+        self.batch.resample_hidden(0, seed, voids=voids)
         self._replayable = False  # the hidden cards no longer follow from the seed and the actions
 
     def check(self) -> None:

@@ -170,6 +170,37 @@ def test_the_belief_weighted_search_passes_the_conformance_kit(variant, players)
     assert summary["redealt"] > 20
 
 
+@pytest.mark.parametrize(("variant", "players"), [("classic", 4), ("swap", 3)])
+def test_the_search_over_void_respecting_worlds_passes_the_conformance_kit(variant, players):
+    # what a seat showed it lacked is public (its draws), and the worlds still come from the engine's redeal
+    agent = make_agent("ismcts:12:voids", seed=1)
+    assert (agent.name, agent.observation, agent.worlds) == ("ismcts:12:voids", "knowledge", "voids")
+    summary = check_agent(lambda seed: ISMCTSAgent(seed, iterations=12, worlds="voids"), variant, players, games=4,
+                          decisions=40)  # fmt: skip
+    assert summary["redealt"] > 20
+
+
+def test_the_search_that_sees_the_next_hand_keeps_it_and_is_refused_where_honesty_is_checked():
+    # Seat 1 (next after seat 0) holds one card, Y7: seeing that hand, the search never names yellow, the colour
+    # `counter` (its rollout policy) names with two yellow cards in hand, and the honest search keeps.
+    seer = make_agent("seer:8:next", seed=0)
+    assert (seer.name, seer.observation, seer.seer, seer.worlds) == ("seer:8:next", "seer", False, "next-seen")
+    with pytest.raises(AssertionError, match="allow_seer"):
+        check_agent(seer, "classic", 3, games=2, decisions=4)
+    for seed in range(3):
+        g = new_game("classic", [["W", "Y1", "Y2", "B3"], ["Y7"], ["G1", "G2", "R9"]], "R5",
+                     ["R1", "B1", "G5", "B7", "R8", "G8"], seed=seed)  # fmt: skip
+        act(g, "play W")
+        names = g.batch.action_names
+        assert names[decide(bound(make_agent("counter", seed=seed), g, 3), g.batch)] == "color yellow"
+        assert names[decide(bound(make_agent("seer:400:next", seed=seed), g, 3), g.batch)] != "color yellow"
+        assert names[decide(bound(make_agent("ismcts:400", seed=seed), g, 3), g.batch)] == "color yellow"  # blind
+    with pytest.raises(ValueError, match="not with seer"):
+        ISMCTSAgent(0, seer=True, worlds="voids")
+    with pytest.raises(ValueError, match="worlds must be one of uniform, voids, next-seen"):
+        ISMCTSAgent(0, worlds="peek")
+
+
 def test_world_weights_follow_the_belief_and_are_one_without_it():
     from uno_env.agents.ismcts import world_log_weight
 

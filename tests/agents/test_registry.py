@@ -31,7 +31,7 @@ from uno_env.play import terminal, web
 USER_CLASS = "uno_env.agents.naive:NaiveAgent"
 #: names every command seats (the user's class with --trust), without a file of one's own
 SEATED = ["counter", "ppo:classic", "best:classic", "ismcts:2", "ismcts:2:search:wide", "seer:3:ucb", "ismcts-belief:2",
-          USER_CLASS]  # fmt: skip
+          "ismcts:2:voids", "seer:2:next", USER_CLASS]  # fmt: skip
 #: names no command reads, with the one line every command refuses them with
 REFUSED = {
     "wizard": "unknown agent 'wizard'; the agents are random, naive, greedy, counter, ppo:VARIANT|FILE.pt",
@@ -41,6 +41,8 @@ REFUSED = {
     "ismcts:0": "ismcts: a search's budget is 1 to 100,000 iterations",
     "ismcts:bogus": "ismcts: after the name come a budget",
     "ismcts-belief:prior=x.pt": "got 'prior=x.pt'",
+    "seer:voids": "'voids' (ismcts), 'next' (seer)",
+    "ismcts:next": "got 'next'",
 }
 
 

@@ -15,8 +15,11 @@ import pytest
 
 from uno_env import PRESETS, Game, GameBatch
 from uno_env import actions as A
+from uno_env import cards as C
 from uno_env import engine as E
 from uno_env import observation as O
+from uno_env.agents.base import bind
+from uno_env.agents.registry import make_agent
 from uno_env.testing import act
 from uno_env.testing import deal as new_game
 
@@ -224,3 +227,61 @@ def test_the_seat_cannot_tell_the_redealt_world_from_the_real_one(preset, player
         batch.step_game(0, int(rng.choice(legal)))
     assert checked > 300
     assert changed > checked // 3
+
+
+def lacked(card: str) -> bool:
+    """Whether a card was playable on G7 and is coloured: what a seat that drew there showed it lacked."""
+    return not card.startswith("W") and (card.startswith("G") or card.endswith("7"))
+
+
+def test_a_seat_that_drew_is_redealt_no_more_cards_it_showed_it_lacked_than_it_took_since():
+    # Seat 1 draws on G7 (no green, no 7 in hand), an R9 it cannot play: of its four cards now, at most one (the
+    # drawn card) is a coloured green or 7, whatever the redeal; a uniform redeal often gives it two or more.
+    g = new_game("classic", [["G7", "Y4", "B9"], ["R1", "Y2", "B3"], ["R5", "Y5", "B5", "G1"]], "G5", ["R9", "R2"])
+    act(g, "play G7", "draw")
+    assert (g.seat, g.phase) == (2, "play") and sorted(g.hand(1)) == ["B3", "R1", "R9", "Y2"]
+    uniform = voids = 0
+    for seed in range(300):
+        world = g.copy()
+        world.resample_hidden(seed, voids=True)
+        world.check()
+        assert sum(map(lacked, world.hand(1))) <= 1
+        assert (observation_of(world.batch, 0, 2) == observation_of(g.batch, 0, 2)).all()
+        voids += any(map(lacked, world.hand(1)))
+        uniform += sum(map(lacked, redealt(g, seed).hand(1))) >= 2
+    assert uniform > 30 and voids > 30  # the limit bites, and the drawn card may still be one of them
+
+
+def test_void_redeals_keep_every_limit_in_counters_games_which_keep_them_too():
+    # `counter` plays a coloured card whenever it can, so the real deal keeps every limit: the redeals must too.
+    for preset in PRESETS:
+        batch = GameBatch(preset, 4, 1)
+        batch.reset(7)
+        counter = make_agent("counter", seed=1)
+        spec = O.ObservationSpec("knowledge", 4)
+        bind(counter, spec, batch.rules)
+        for step in range(300):
+            if batch.done[0]:
+                batch.reset(step)
+            seat = int(batch.seat[0])
+            assert passed_limits(batch.state[0], seat) == 0, (preset, step)
+            if step % 3 == 0:
+                world = batch.copy()
+                world.resample_hidden(0, step, voids=True)
+                world.check(0)
+                assert passed_limits(world.state[0], seat) == 0, (preset, step)
+                assert (observation_of(world, 0, seat) == observation_of(batch, 0, seat)).all()
+            obs = observation_of(batch, 0, seat)[None]
+            batch.step_game(0, int(counter.act(obs, batch.legal_masks()[:1])[0]))
+
+
+def passed_limits(st, viewer: int) -> int:
+    """How many of `engine.resample_hidden_voids`' limits the game passes, counted from their definition."""
+    passed = 0
+    for h in range(len(st.took)):
+        if h == viewer:
+            continue
+        for t in {int(t) for t in st.void_at[h, : C.NUM_COLORED_KINDS] if t != E.NO_VOID}:
+            kinds = [k for k in range(C.NUM_COLORED_KINDS) if E.NO_VOID != st.void_at[h, k] >= t]
+            passed += int(st.hand[h, kinds].sum()) > max(0, int(st.took[h]) - t)
+    return passed
