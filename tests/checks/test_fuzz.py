@@ -1092,14 +1092,14 @@ EDGE_SCRIPT = textwrap.dedent(
                 print(" ", players, "players refused:", error, flush=True)
                 continue
             batch.reset(players)
-            batch.play_random(200, players, validate=True)
-            print(" ", players, "players played 200 decisions", flush=True)
+            batch.play_random(60, players, validate=True)
+            print(" ", players, "players played 60 decisions", flush=True)
     """
 )
 
 
 def test_edge_decks_are_refused_or_playable():
-    """Each edge deck is refused with ValueError or plays 200 validated decisions, for every player count; never a
+    """Each edge deck is refused with ValueError or plays 60 validated decisions, for every player count; never a
     hang (the subprocess has 120 s) or a crash."""
     try:
         run = subprocess.run(

@@ -117,7 +117,7 @@ def test_validator_catches_a_broken_state(corrupt, message):
 
 def test_copies_are_independent_games():
     """`Game.copy()` / `GameBatch.copy()`: a search can try actions on a copy and leave the game as it was."""
-    game = Game("unocorns", 3, seed=4)
+    game = Game("unocorns", 3, seed=4, max_steps=300)  # the trial below ends by then, won or cut short
     for _ in range(5):
         game.step(game.legal_action_ids()[0])
     before = game.describe()
