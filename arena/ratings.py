@@ -140,13 +140,20 @@ def deal_interval(
         for seat in r.winners:
             if r.lineup[seat] in index:
                 wins[d, index[r.lineup[seat]]] += 1 / len(r.winners)
+    return names, *wins_interval(wins, games, z)
+
+
+def wins_interval(wins: np.ndarray, games: np.ndarray, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """(low, high): `deal_interval`'s interval from its tables, wins[d, a] and seat-games[d, a] of agent a in deal
+    d (one column, or a 1-d array each, for one agent); (0, 1) with under two deals or no games."""
+    wins, games = np.asarray(wins, np.float64), np.asarray(games, np.float64)
     total = games.sum(axis=0)
-    if len(deals) < 2 or not total.all():
-        return names, np.zeros(len(names)), np.ones(len(names))
+    if wins.shape[0] < 2 or not np.all(total):
+        return np.zeros_like(total), np.ones_like(total)
     rate = wins.sum(axis=0) / total
-    spread = ((wins - rate * games) ** 2).sum(axis=0) * len(deals) / (len(deals) - 1)
+    spread = ((wins - rate * games) ** 2).sum(axis=0) * wins.shape[0] / (wins.shape[0] - 1)
     half = z * np.sqrt(spread) / total
-    return names, np.clip(rate - half, 0.0, 1.0), np.clip(rate + half, 0.0, 1.0)
+    return np.clip(rate - half, 0.0, 1.0), np.clip(rate + half, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
