@@ -11,6 +11,13 @@ rotations make dependent) and Wilson's (every game independent), its fair share,
 milliseconds per searched decision (decisions with one legal action are not searched) and how often it chose
 another action than its rollout policy (`counter`).
 `--json FILE` appends the result as one JSON line. The figures in docs/skill.md come from these commands.
+
+`--engine cpu` or `--engine cuda` plays a policy network (`ppo:VARIANT`, `best:VARIANT`, `ppo:FILE.pt`) against a
+baseline with a device rule (`random`, `naive`, `greedy`, `counter`) on the vector env instead, every game of a batch
+at once, on the CPU cores or on the GPU (`uno_env.arena.device`; the same deals and, on both engines, the same wins),
+and prints games a second too (timed after one deal that compiles the kernels):
+
+    python benchmarks/skill.py --players 2 --agent ppo:classic --opponent counter --deals 100000 --engine cuda
 """
 
 from __future__ import annotations
@@ -24,6 +31,8 @@ import numpy as np
 
 from uno_env import cli
 from uno_env.agents.registry import is_agent_name, make_agent
+from uno_env.arena.device import deal_wins as vector_deal_wins
+from uno_env.arena.device import win_rate
 from uno_env.arena.ratings import deal_interval, wilson_interval
 from uno_env.arena.tournament import play_games
 
@@ -65,11 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_seed(parser, default=30_000, help="the first deal's seed")
     parser.add_argument("--workers", type=cli.positive_int, default=2, help="processes (the deals split between them)")
     parser.add_argument("--json", default=None, help="append the result to this file as one JSON line")
+    parser.add_argument("--engine", choices=("arena", "cpu", "cuda"), default="arena",
+                        help="arena (default): the arena's games in --workers processes, any agents; cpu or cuda: a "
+                             "policy network against a device rule on the vector env, on the CPU or the GPU")
     args = parser.parse_args(argv)
     for name in (args.agent, args.opponent):
         if not is_agent_name(name):
             parser.error(f"unknown agent {name!r}")
     options = cli.checked_rule_options(parser, args.variant, args.options, args.players)
+    if args.engine != "arena":
+        return play_on_vector_env(args, options)
     start = time.perf_counter()
     blocks = np.array_split(np.arange(args.seed, args.seed + args.deals), min(args.workers, args.deals))
     with ProcessPoolExecutor(len(blocks)) as pool:
@@ -103,9 +117,45 @@ def main(argv: list[str] | None = None) -> int:
         f"[{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%})"
         f"{timing}; {result['seconds']:.0f} s"
     )
-    if args.json:
-        with open(args.json, "a") as f:
+    write_json(args.json, result)
+    return 0
+
+
+def write_json(path: str | None, result: dict) -> None:
+    """Append `result` to `path` as one JSON line (nothing without a path)."""
+    if path:
+        with open(path, "a") as f:
             f.write(json.dumps(result) + "\n")
+
+
+def play_on_vector_env(args, options: dict) -> int:
+    """--engine cpu|cuda: the deals on the vector env (`uno_env.arena.device`), timed after one deal that compiles."""
+    play = dict(deals=args.deals, seed=args.seed, engine=args.engine, **options)
+    try:
+        vector_deal_wins(args.agent, args.opponent, args.variant, args.players, **{**play, "deals": 1})
+    except ValueError as error:
+        print(f"skill.py: error: {error}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    wins = vector_deal_wins(args.agent, args.opponent, args.variant, args.players, **play)
+    seconds = time.perf_counter() - start
+    games = args.deals * args.players
+    rate, low, high = win_rate(wins, args.players)
+    wilson = wilson_interval(float(wins.sum()), games)
+    result = {
+        "variant": args.variant, "players": args.players, "options": options, "agent": args.agent,
+        "opponent": args.opponent, "deals": args.deals, "games": games, "engine": args.engine, "win_rate": rate,
+        "deal_interval": [low, high], "wilson_interval": list(wilson), "fair_share": 1 / args.players,
+        "seconds": seconds, "games_per_second": games / seconds,
+        "deal_wins": {str(args.seed + d): float(w) for d, w in enumerate(wins.tolist())},
+    }  # fmt: skip
+    print(
+        f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
+        f"against {args.players - 1} {args.opponent} (--engine {args.engine}): {rate:.1%} [{low:.1%}, {high:.1%}] by "
+        f"deal, [{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%}); "
+        f"{seconds:.1f} s, {games / seconds:,.0f} games/s"
+    )
+    write_json(args.json, result)
     return 0
 
 
