@@ -153,7 +153,7 @@ def play_on_vector_env(args, options: dict) -> int:
         f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
         f"against {args.players - 1} {args.opponent} (--engine {args.engine}): {rate:.1%} [{low:.1%}, {high:.1%}] by "
         f"deal, [{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%}); "
-        f"{seconds:.1f} s, {games / seconds:,.0f} games/s"
+        f"{seconds:.1f} s, {games / seconds:,.1f} games/s"
     )
     write_json(args.json, result)
     return 0
