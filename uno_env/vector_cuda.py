@@ -74,15 +74,18 @@ OBSERVE, ACT, RESUME = 0, 1, 2
 
 @njit(cache=True, nogil=True, inline="always")
 def step_game_until_learner(s, c, g, mode, actions, learner, kind, level, off, rule, network, opp_level, opp_off,
-                            points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work, scores, hand_colors,
-                            rewards, results, episodes, seeds, final_obs, final_seats, obs, masks, seats):  # fmt: skip
+                            points, counts, params, opp_rng, opp_obs, opp_masks, waiting, scratch, rewards, results,
+                            episodes, seeds, final_obs, final_seats, obs, masks, seats):  # fmt: skip
     """The whole step of game g. `mode` ACT: the learner's action actions[g] (OBSERVE: none, after a reset); then the
     opponents' turns until a learner seat decides; then that seat's observation and mask into obs[g] and masks[g].
     The opponents decide by `rule` (a `DeviceRule.decide`) or, with `network`, by a forward pass on the host's side:
     the game then stops with the opponent's observation and mask in opp_obs[g] and opp_masks[g] and waiting[g] = 1,
     and a launch in mode RESUME applies its action actions[g] and goes on. Rewards and episode ends as
     `seats.settle_game` records them (a game that ends is reset at once), summed over the launches of one step;
-    episodes[g] = the results' (ended, winner, points, length), read where ended is not 0."""
+    episodes[g] = the results' (ended, winner, points, length), read where ended is not 0. `scratch` is the rule's
+    work arrays (work, scores, hand_colors), one argument: a call of more than 30 arguments compiles to a call with
+    *args (CPython's CALL_FUNCTION_EX), which numba cannot inline."""
+    work, scores, hand_colors = scratch
     st = s[g]
     if mode == RESUME:
         if waiting[g] == 0:
@@ -126,9 +129,9 @@ def cpu_steps(rule):
         hand_colors = np.empty(NUM_COLORS, np.int64)
         for g in range(s.shape[0]):
             step_game_until_learner(s, cfg[0], g, mode, actions, learner, kind, level, off, rule, network, opp_level,
-                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work,
-                                    scores, hand_colors, rewards, results, episodes, seeds, final_obs, final_seats,
-                                    obs, masks, seats)  # fmt: skip
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting,
+                                    (work, scores, hand_colors), rewards, results, episodes, seeds, final_obs,
+                                    final_seats, obs, masks, seats)  # fmt: skip
 
     return steps
 
@@ -150,9 +153,9 @@ def cuda_kernels(rule) -> tuple:
             scores = cuda.local.array(NUM_ACTIONS, np.float64)
             hand_colors = cuda.local.array(NUM_COLORS, np.int64)
             step_game_until_learner(s, cfg[0], g, mode, actions, learner, kind, level, off, rule, network, opp_level,
-                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting, work,
-                                    scores, hand_colors, rewards, results, episodes, seeds, final_obs, final_seats,
-                                    obs, masks, seats)  # fmt: skip
+                                    opp_off, points, counts, params, opp_rng, opp_obs, opp_masks, waiting,
+                                    (work, scores, hand_colors), rewards, results, episodes, seeds, final_obs,
+                                    final_seats, obs, masks, seats)  # fmt: skip
 
     @cuda.jit
     def reset_kernel(s, cfg, seeds):

@@ -4,9 +4,11 @@ The device code runs here under numba's CUDA simulator (in a subprocess: the sim
 imported), with the JIT off so that the simulated threads call the engine's functions as Python; on a machine with a
 GPU, `benchmarks/engine_gpu.py` runs the same comparison compiled."""
 
+import dis
 import os
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -98,3 +100,29 @@ def test_opponents_without_a_device_rule_are_refused():
         device_rule(object(), np.array([0]), 2)
     rule = device_rule(CounterAgent(0), np.array([0]), 2)
     assert rule.observation == "knowledge" and len(rule.params) == 7
+
+
+def test_no_device_function_calls_with_star_args():
+    """numba cannot inline a call compiled with *args, which CPython makes of any call of more than 30 arguments
+    (CALL_FUNCTION_EX): the step kernel with one ran under the simulator's Python but did not compile for the GPU."""
+    from uno_env import engine, observation, seats, vector_cuda
+    from uno_env.agents import counter, greedy, naive
+
+    def codes(code):
+        yield code
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                yield from codes(const)
+
+    checked, found = 0, []
+    for module in (engine, observation, seats, vector_cuda, counter, greedy, naive):
+        for name, obj in vars(module).items():
+            function = getattr(obj, "py_func", None) or (obj if name in ("cpu_steps", "cuda_kernels") else None)
+            if getattr(function, "__module__", None) != module.__name__:
+                continue
+            checked += 1
+            found += [f"{module.__name__}.{code.co_name}" for code in codes(function.__code__)
+                      if any(op.opname == "CALL_FUNCTION_EX" for op in dis.get_instructions(code))]  # fmt: skip
+    assert checked > 50 and not found, found
+    assert any(op.opname == "CALL_FUNCTION_EX" for op in dis.get_instructions(compile(
+        "f(" + ", ".join(["x"] * 31) + ")", "<a call of 31 arguments>", "eval")))  # fmt: skip
