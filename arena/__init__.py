@@ -2,8 +2,9 @@
 its statistics (win rates with intervals by deal and by Wilson, ratings, head-to-head shares, reports).
 
 `tournament` plays and reports (`run_tournament`, `play_games`, `win_rate_against`, the `uno-arena` command),
-`ratings` holds the statistics, `ray_workers` spreads a tournament's chunks over Ray workers. A runner is a
-client of the players (`uno_env.agents`), never a player.
+`ratings` holds the statistics, `ray_workers` spreads a tournament's chunks over Ray workers, `device` plays a
+policy network against a baseline's device rule on the vector env (the CPU's or the GPU's). A runner is a client
+of the players (`uno_env.agents`), never a player.
 """
 
 from .ratings import AgentSummary, GameResult, deal_interval, wilson_interval
