@@ -55,8 +55,8 @@ ROLLOUTS = ("counter", "random")
 OTHERS = ("model", "search")  # the other seats in the tree: played by the rollout policy, or searched too
 ROOTS = ("paired", "ucb")  # the root's actions: each tried in the same worlds and compared in pairs, or UCB1
 #: how the hidden cards are redealt: uniformly over what the seat cannot see; so that no other seat holds a
-#: coloured card it showed it lacked (`engine.resample_hidden_voids`); or uniformly but with the next seat's
-#: hand as it is (a bound that sees one hand, for measuring where the seer's margin lies)
+#: coloured card it showed it lacked (`engine.resample_hidden_voids`); or uniformly but with the hands of the next
+#: `seen_hands` seats as they are (a bound that sees some hands, for measuring where the seer's margin lies)
 WORLDS = ("uniform", "voids", "next-seen")
 WORLDS_UNIFORM, WORLDS_VOIDS, WORLDS_NEXT_SEEN = range(3)
 CHUNK = 16  # iterations between clock checks with a milliseconds budget
@@ -113,9 +113,9 @@ def _choose(s, cfg, level, off, obs, mask, rng, points, counts, params, act, rol
 
 
 @njit(cache=True, nogil=True)
-def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widening, seer, worlds, rollout,
-             model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins,
-             avail, path_node, path_action, path_seat):  # fmt: skip
+def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widening, seer, worlds, seen_hands,
+             rollout, model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits,
+             wins, avail, path_node, path_action, path_seat):  # fmt: skip
     """One iteration in a world redealt from `world_seed`: down the tree (the root's action `forced` if >= 0),
     one node added, the rollout, the result backed up. Returns the winning seat (-1: none; -2: no redeal)."""
     me = root[0].seat
@@ -125,11 +125,14 @@ def _playout(root, world, cfg, root_node, forced, world_seed, exploration, widen
         code = E.resample_draw_pile(world, cfg, 0, world_seed)
     elif worlds == WORLDS_VOIDS:
         code = E.resample_hidden_voids(world, cfg, 0, world_seed)
-    elif worlds == WORLDS_NEXT_SEEN:  # the next seat's hand kept as it is (known while redealing), a bound
-        after = (me + world[0].direction) % cfg[0].num_players
-        world[0].known[me, after, :] = world[0].hand[after, :]
+    elif worlds == WORLDS_NEXT_SEEN:  # the next seen_hands seats' hands kept as they are (known while redealing)
+        for k in range(1, seen_hands + 1):
+            after = (me + k * world[0].direction) % cfg[0].num_players
+            world[0].known[me, after, :] = world[0].hand[after, :]
         code = E.resample_hidden(world, cfg, 0, world_seed)
-        world[0].known[me, after, :] = root[0].known[me, after, :]
+        for k in range(1, seen_hands + 1):
+            after = (me + k * world[0].direction) % cfg[0].num_players
+            world[0].known[me, after, :] = root[0].known[me, after, :]
     else:
         code = E.resample_hidden(world, cfg, 0, world_seed)
     if code != E.RESAMPLED:
@@ -223,7 +226,8 @@ def world_log_weight(root, world, cfg, log_ratio):
 
 
 @njit(cache=True, nogil=True)
-def search(root, cfg, iterations, exploration, widening, paired, seed, seer, worlds, rollout, model_others, level, off,
+def search(root, cfg, iterations, exploration, widening, paired, seed, seer, worlds, seen_hands, rollout, model_others,
+           level, off,
            obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins, avail, done, diff,
            diff_sq, log_ratio, weights, default):  # fmt: skip
     """Run about `iterations` more iterations from the 1-game state `root` (never changed) into the tree (keys,
@@ -254,10 +258,9 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, wor
         done[1] += 1
         if not paired or root_node < 0:
             done[0] += 1
-            _playout(root, world, cfg, root_node, -1, world_seed, exploration, widening, seer, worlds, rollout,
-                     model_others,
-                     level, off, obs, mask, rng, points, counts, params, act, keys, slots, count, visits, wins,
-                     avail, path_node, path_action, path_seat)  # fmt: skip
+            _playout(root, world, cfg, root_node, -1, world_seed, exploration, widening, seer, worlds, seen_hands,
+                     rollout, model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots, count,
+                     visits, wins, avail, path_node, path_action, path_seat)  # fmt: skip
             continue
         base = 0.0
         weight = 1.0
@@ -268,7 +271,7 @@ def search(root, cfg, iterations, exploration, widening, paired, seed, seer, wor
         for i in range(legal.shape[0]):
             done[0] += 1
             winner = _playout(root, world, cfg, root_node, legal[i], world_seed, exploration, widening, seer, worlds,
-                              rollout,
+                              seen_hands, rollout,
                               model_others, level, off, obs, mask, rng, points, counts, params, act, keys, slots,
                               count, visits, wins, avail, path_node, path_action, path_seat)  # fmt: skip
             if winner == -2:
@@ -316,6 +319,7 @@ class ISMCTSAgent(SearchAgent):
         belief_power: float = 1.0,
         prior: Any = None,
         worlds: str = "uniform",
+        seen_hands: int = 1,
     ):
         if (iterations is None) == (milliseconds is None):
             if iterations is None:
@@ -358,6 +362,9 @@ class ISMCTSAgent(SearchAgent):
         if worlds != "uniform" and (seer or belief):
             raise ValueError("worlds redeals the hidden hands: not with seer (which sees them) or a belief's weights")
         self.worlds = worlds
+        if type(seen_hands) is not int or seen_hands < 1:
+            raise ValueError(f"seen_hands must be a positive int, got {seen_hands!r}")
+        self.seen_hands = seen_hands  # with worlds="next-seen": how many of the following seats' hands it sees
         self.max_nodes = max_nodes or (iterations + 1 if iterations else 100_000)
         if belief and (seer or root != "paired"):
             raise ValueError("a belief weighs the paired root's worlds: it needs root='paired' and no seer")
@@ -380,7 +387,8 @@ class ISMCTSAgent(SearchAgent):
         self._prior_spec = None
         kind = "seer" if seer or worlds == "next-seen" else "ismcts-belief" if belief else "ismcts"
         self.name = kind + (f":{iterations}" if iterations else f":{milliseconds:g}ms")
-        self.name += {"voids": ":voids", "next-seen": ":next"}.get(worlds, "")
+        self.name += {"voids": ":voids", "next-seen": ":next" + (str(seen_hands) if seen_hands > 1 else "")}.get(
+            worlds, "")
         if prior is not None:
             self.name += f":prior={getattr(prior, 'name', 'policy')}"
         if belief and self.belief_power != 1.0:
@@ -480,7 +488,7 @@ class ISMCTSAgent(SearchAgent):
 
         def run(n: int):
             return search(root, config, n, self.exploration, self.widening, paired, seed, self.seer,
-                          WORLDS.index(self.worlds), rollout,
+                          WORLDS.index(self.worlds), self.seen_hands, rollout,
                           self.others == "model", spec.index, spec.offsets, obs, mask, rng, counter._points,
                           counter._counts, counter.kernel_params(), act, self._keys, self._slots, count,
                           self._visits, self._wins, self._avail, done, diff, diff_sq, log_ratio, weights,

@@ -200,8 +200,8 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
     ucb, `wide` for no progressive widening (`uno_env.agents.ismcts`), prior=FILE.pt a policy whose move the paired
     root keeps unless another wins clearly more (ismcts and seer), powerX the belief's odds to the power X
     (ismcts-belief), `voids` for worlds where no seat holds a coloured card it showed it lacked (ismcts), `next`
-    for a bound that sees only the next seat's hand (seer); left out: the agent's defaults. A ValueError says what
-    may follow the name."""
+    for a bound that sees only the next seat's hand, `nextK` the next K seats' (seer); left out: the agent's
+    defaults. A ValueError says what may follow the name."""
     from .ismcts import OTHERS, ROLLOUTS, ROOTS
 
     budget = search_budget(name, argument, **(caps or {}))
@@ -218,8 +218,9 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
             settings["root"] = part
         elif part == "voids" and name == "ismcts":
             settings["worlds"] = "voids"  # no other seat is dealt a coloured card it showed it lacked
-        elif part == "next" and name == "seer":
-            settings["worlds"] = "next-seen"  # a bound that sees only the next seat's hand
+        elif re.fullmatch(r"next[2-9]?", part) and name == "seer":
+            settings["worlds"] = "next-seen"  # a bound that sees only the next seat's hand (nextK: the next K)
+            settings["seen_hands"] = int(part[4:] or 1)
         elif part == "wide":
             settings["widening"] = 0.0  # every action from a node's first visit, as textbook IS-MCTS
         elif part.startswith("prior=") and len(part) > 6 and name in ("ismcts", "seer"):
@@ -231,8 +232,8 @@ def search_settings(name: str, argument: str, caps: Mapping[str, int] | None = N
                 f"{name}: after the name come a budget, a number of iterations (ismcts:500) or of "
                 f"milliseconds (ismcts:20ms) in ASCII digits, a rollout ({', '.join(ROLLOUTS)}), how the other seats "
                 f"are played ({', '.join(OTHERS)}), how the root's actions are compared ({', '.join(ROOTS)}), "
-                f"'wide', 'voids' (ismcts), 'next' (seer) and prior=FILE.pt (a policy whose move the root keeps "
-                f"unless another wins clearly more); "
+                f"'wide', 'voids' (ismcts), 'next' or 'nextK' (seer) and prior=FILE.pt (a policy whose move the root "
+                f"keeps unless another wins clearly more); "
                 f"got {part[:40]!r}"
             )
     return {"budget": budget, "settings": settings, "file": prior}

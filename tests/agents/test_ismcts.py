@@ -199,6 +199,10 @@ def test_the_search_that_sees_the_next_hand_keeps_it_and_is_refused_where_honest
         ISMCTSAgent(0, seer=True, worlds="voids")
     with pytest.raises(ValueError, match="worlds must be one of uniform, voids, next-seen"):
         ISMCTSAgent(0, worlds="peek")
+    two = make_agent("seer:8:next2", seed=0)
+    assert (two.name, two.seen_hands, two.observation) == ("seer:8:next2", 2, "seer")
+    with pytest.raises(ValueError, match="seen_hands must be a positive int"):
+        ISMCTSAgent(0, worlds="next-seen", seen_hands=0)
 
 
 def test_world_weights_follow_the_belief_and_are_one_without_it():

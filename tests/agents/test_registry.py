@@ -41,7 +41,7 @@ REFUSED = {
     "ismcts:0": "ismcts: a search's budget is 1 to 100,000 iterations",
     "ismcts:bogus": "ismcts: after the name come a budget",
     "ismcts-belief:prior=x.pt": "got 'prior=x.pt'",
-    "seer:voids": "'voids' (ismcts), 'next' (seer)",
+    "seer:voids": "'voids' (ismcts), 'next' or 'nextK' (seer)",
     "ismcts:next": "got 'next'",
 }
 
