@@ -45,6 +45,9 @@ if [ -n "${TIME_TO_SKILL:-}" ]; then  # uno-train --engine cuda, three seeds at 
     --parallel 3 --eval-workers 2 --snapshot-seconds 15 --out /tmp/tts-engine -- --engine cuda --num-envs 8192 \
     --minibatch-size 32768 >"$OUT/time_to_skill_engine_cuda.log" 2>&1
   cp /tmp/tts-engine/native-classic-2p/time_to_skill.json "$OUT/time_to_skill_engine_cuda.json" 2>/dev/null
+  for log in /tmp/tts-engine/native-classic-2p/seed*/train.log; do  # the trainers' own lines, even after a timeout
+    { echo "== $log"; grep -v Warning "$log" | tail -20; } >>"$OUT/time_to_skill_engine_cuda.log" 2>&1
+  done
 fi
 wait $signal
 wait
