@@ -158,6 +158,10 @@ class Config:
     """Folder for policy.pt, checkpoint.pt and the TensorBoard logs."""
     resume: Path | None = None
     """A checkpoint.pt to go on from (its settings are kept; the budget flags of this command apply)."""
+    init_policy: Path | None = None
+    """A policy file whose network the run starts from (fine-tuning a shipped policy, or carrying one to other rules
+    or another variant): the same players, observation level, layer widths and adviser as the run's. The optimizer
+    starts afresh, and an --imitate baseline's imitation phase is skipped (the network already plays)."""
     overlap: bool = False
     """Collect the next rollout in a thread while the update runs (the engine on one core, torch on the other). That
     rollout is acted by the weights from before the update (one update behind; PPO's ratio corrects for it)."""
@@ -206,6 +210,8 @@ class Config:
             make_agent(name)  # refused now, not after training (sb3: and rllib: files are not loaded: no trust here)
         if self.teacher:
             self._check_teacher()
+        if self.init_policy is not None:
+            self._check_init_policy()
         if self.imitate_weight and not self.imitate:
             raise ValueError("--imitate-weight needs --imitate BASELINE: the baseline whose actions it weighs")
         if self.paired_deals and (self.num_envs % self.players or self.num_envs < self.players * len(self.league)):
@@ -242,6 +248,19 @@ class Config:
             if name != "self" and not hasattr(make_agent(name), "device_rule"):
                 raise ValueError(f"--engine cuda plays league opponents on the GPU: {name!r} has no device rule "
                                  "(random, naive, greedy, counter and self do)")  # fmt: skip
+
+    def _check_init_policy(self) -> None:
+        """The starting policy is a policy file (read as data) with the network this run trains (its shape)."""
+        from uno_env.agents.policy import load_policy_file  # torch: the train extra, needed by a run, not by --help
+
+        data = load_policy_file(self.init_policy)  # data only; a ValueError names what is wrong
+        found = {"players": data["num_players"], "observation": data["observation"], "hidden": tuple(data["hidden"]),
+                 "hint": data.get("hint") or ""}  # fmt: skip
+        wanted = {"players": self.players, "observation": self.observation, "hidden": tuple(self.hidden),
+                  "hint": self.hint}  # fmt: skip
+        if found != wanted:
+            differ = ", ".join(f"{k} {found[k]!r} (the run: {wanted[k]!r})" for k in wanted if found[k] != wanted[k])
+            raise ValueError(f"--init-policy {self.init_policy} is not the network this run trains: {differ}")
 
     def _check_teacher(self) -> None:
         """The teacher is a policy file (read as data) for these players and these rules, without an adviser."""

@@ -63,7 +63,7 @@ try:  # the train extra: without it the module still imports, so `uno-train --he
     import torch
     from torch.utils.tensorboard import SummaryWriter
 
-    from uno_env.agents.policy import PolicyNetwork, sample_actions
+    from uno_env.agents.policy import PolicyNetwork, load_policy_file, sample_actions
 except ModuleNotFoundError:
     pass  # main() and train() say which extra to install
 
@@ -299,6 +299,9 @@ class Run:
         self.aids = Aids.build(config, device)
         self.optimizer = torch.optim.Adam(parameters(self.network, self.aids), lr=config.learning_rate, eps=1e-5)
         self.update, self.steps, self.minutes_before = 0, 0, 0.0
+        if state is None and config.init_policy is not None:  # fine-tuning: the file's weights, checked in validate
+            start = PolicyNetwork.from_file_dict(load_policy_file(config.init_policy), str(config.init_policy))
+            self.network.load_state_dict(start.state_dict())
         if state is not None:
             restore(state, self.modules(), self.optimizer)
             self.update, self.steps, self.minutes_before = state["update"], state["steps"], state["minutes"]
@@ -320,7 +323,7 @@ class Run:
             self.actor = (copy.deepcopy(self.network), self.aids.acting_copy())
         else:
             self.actor = (self.network, self.aids)
-        self.imitating_until = config.imitate_steps if imitated is not None else 0
+        self.imitating_until = config.imitate_steps if imitated is not None and config.init_policy is None else 0
         self.entropy_boost = 1.0  # --entropy-floor's multiplier of the entropy coefficient (`next_entropy_boost`)
         self.steps_per_update = config.num_envs * config.rollout_steps
         self.history: list[tuple[int, str, float, float, float]] = state["history"] if state is not None else []

@@ -195,6 +195,29 @@ def test_a_teacher_of_other_rules_is_refused_in_one_line_naming_what_differs():
         native_ppo.Config(options=("stack_draw_two=true", "target_score=200"), teacher=classic).validate()
 
 
+def test_a_run_starts_from_a_policy_files_network_and_skips_the_imitation(tmp_path, capsys):
+    from uno_env.train import native_ppo
+
+    shipped = shipped_policies()[("classic", 2)]
+    start = PolicyNetwork.from_file_dict(load_policy_file(shipped)).state_dict()
+    argv = [*TINY_NATIVE, "--hidden", "64", "64", "--imitate", "counter", "--learning-rate", "1e-9", "--total-steps",
+            "512", "--init-policy", str(shipped), "--out", str(tmp_path / "tuned")]  # fmt: skip
+    summary = native_ppo.train(native_ppo.parse_args(argv))
+    assert summary["steps"] == 512
+    tuned = PolicyNetwork.from_file_dict(load_policy_file(tmp_path / "tuned" / "policy.pt")).state_dict()
+    # one PPO update at a negligible rate: the shipped weights (an imitation phase would have moved them)
+    assert all(torch.allclose(tuned[key], start[key], atol=1e-4) for key in start)
+    with pytest.raises(SystemExit):
+        native_ppo.parse_args([*TINY_NATIVE, "--init-policy", str(shipped)])
+    error = capsys.readouterr().err
+    assert "is not the network this run trains: hidden (64, 64) (the run: (32,))" in error and error.count("\n") == 1
+    with pytest.raises(ValueError, match=r"players 2 \(the run: 4\)"):
+        native_ppo.Config(players=4, hidden=(64, 64), init_policy=shipped).validate()
+    (tmp_path / "code.pt").write_bytes(b"not a policy")
+    with pytest.raises(ValueError, match="is not a uno-env policy file"):
+        native_ppo.Config(init_policy=tmp_path / "code.pt").validate()
+
+
 def test_uno_train_prints_its_settings_when_it_starts(capsys, tmp_path):
     from uno_env.train import native_ppo
 
