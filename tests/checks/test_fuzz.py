@@ -370,11 +370,11 @@ class GameMachine(RuleBasedStateMachine):
         deal = data.draw(valid_deals(self.rules, self.players, self.rules.target_score), label="deal")
         self.game.reset(seed, deal)
 
-    @rule(seed=VALID_SEEDS)
-    def resample_hidden(self, seed):
+    @rule(seed=VALID_SEEDS, voids=st.booleans())
+    def resample_hidden(self, seed, voids):
         world = self.game.copy()
-        # refused (the episode is over, no forehead shuffle fits) with a ValueError, unchanged
-        accepted_or_refused(lambda: world.resample_hidden(seed), lambda: self.snapshot(world))
+        # refused (the episode is over, no forehead shuffle fits, no redeal keeps the voids): a ValueError, unchanged
+        accepted_or_refused(lambda: world.resample_hidden(seed, voids=voids), lambda: self.snapshot(world))
 
     @rule(how=st.sampled_from(CLONES), data=st.data())
     def clone_continues_exactly(self, how, data):
@@ -552,11 +552,11 @@ class GameBatchMachine(RuleBasedStateMachine):
         self.batch.reset_game(g, seed, deal)
         assert all(self.batch.describe(h) == d for h, d in others), "reset_game touched another game"
 
-    @rule(data=st.data(), seed=VALID_SEEDS)
-    def resample_hidden(self, data, seed):
+    @rule(data=st.data(), seed=VALID_SEEDS, voids=st.booleans())
+    def resample_hidden(self, data, seed, voids):
         g = data.draw(st.integers(0, self.size - 1), label="game")
         world = self.batch.copy()
-        accepted_or_refused(lambda: world.resample_hidden(g, seed), lambda: self.snapshot(world))
+        accepted_or_refused(lambda: world.resample_hidden(g, seed, voids=voids), lambda: self.snapshot(world))
 
     @rule(how=st.sampled_from(CLONES), data=st.data())
     def clone_continues_exactly(self, how, data):
