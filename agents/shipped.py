@@ -14,15 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 AGENTS_DIR = Path(__file__).parent
-#: a shipped file's kind -> its folder in the package
-FOLDERS = {"policy": "policies", "belief": "beliefs"}
+#: a shipped file's kind -> its folder in the package: the PPO policies (`ppo:VARIANT`), the belief models, and the
+#: networks stronger than their game's PPO policy that only `best:VARIANT` seats
+FOLDERS = {"policy": "policies", "belief": "beliefs", "best": "best"}
 
 
 @dataclass(frozen=True)
 class ShippedFile:
-    """A file shipped in the package: a PPO policy or a belief model for one variant and player count."""
+    """A file shipped in the package: a PPO policy, a belief model or a best network for one variant and player
+    count."""
 
-    kind: str  # "policy" or "belief" (`FOLDERS`)
+    kind: str  # "policy", "belief" or "best" (`FOLDERS`)
     variant: str
     players: int
     observation: str  # the level it reads
@@ -56,10 +58,10 @@ def _read_shipped(path: Path) -> dict[str, ShippedFile]:
 SHIPPED: dict[str, ShippedFile] = _read_shipped(AGENTS_DIR / "shipped.json")
 
 #: (variant, players) -> the shipped file `best:VARIANT` seats: the strongest fast agent (a network, no search) for
-#: that game. Today it is each game's PPO policy (what `ppo:VARIANT` seats); a stronger network shipped later takes
-#: its game's entry here.
+#: that game: its "best" file where one is shipped (a policy file stronger than the PPO policy), else its PPO policy
+#: (what `ppo:VARIANT` seats).
 BEST: dict[tuple[str, int], str] = {
-    (f.variant, f.players): name for name, f in SHIPPED.items() if f.kind == "policy"
+    (f.variant, f.players): name for kind in ("policy", "best") for name, f in SHIPPED.items() if f.kind == kind
 }
 
 

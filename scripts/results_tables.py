@@ -57,17 +57,35 @@ def load(path: Path = RESULTS) -> dict:
     policies = data.get("policies")
     if not isinstance(policies, list) or not policies:
         raise ResultsError(f"{path}: policies must be a list of rows, one per shipped policy")
-    for i, row in enumerate(policies):
-        where = f"{path}: policies[{i}]"
-        for key, kind in (("variant", str), ("players", int), ("sha256", str), ("hidden", list),
-                          ("decisions", int), ("minutes", int), ("note", str), ("against", dict)):  # fmt: skip
-            if not isinstance(row.get(key) if isinstance(row, dict) else None, kind):
-                raise ResultsError(f"{where}.{key} must be a {kind.__name__}")
-        for name in BASELINES:
-            _check_figure(row["against"].get(name), f"{where}.against.{name}")
-        if "long_run" in row:
-            _check_figure(row["long_run"].get("against", {}).get("counter"), f"{where}.long_run.against.counter")
+    best = data.get("best", [])
+    if not isinstance(best, list):
+        raise ResultsError(f"{path}: best must be a list of rows, one per network shipped for best:VARIANT")
+    for section, listed in (("policies", policies), ("best", best)):
+        for i, row in enumerate(listed):
+            _check_row(row, f"{path}: {section}[{i}]")
+    for i, row in enumerate(best):
+        paired = row.get("paired")
+        where = f"{path}: best[{i}].paired"
+        if not isinstance(paired, dict) or not isinstance(paired.get("peer"), str):
+            raise ResultsError(f"{where} must name its peer (the game's PPO policy) and hold the paired figures")
+        for key in ("win_rate", "peer_win_rate"):
+            _check_figure(paired.get(key), f"{where}.{key}")
+        difference = paired.get("difference")
+        if not (isinstance(difference, list) and len(difference) == 3 and min(difference) == difference[1]
+                and max(difference) == difference[2]):  # fmt: skip
+            raise ResultsError(f"{where}.difference must be [points, low, high] with low <= points <= high")
     return data
+
+
+def _check_row(row, where: str) -> None:
+    for key, kind in (("variant", str), ("players", int), ("sha256", str), ("hidden", list),
+                      ("decisions", int), ("minutes", int), ("note", str), ("against", dict)):  # fmt: skip
+        if not isinstance(row.get(key) if isinstance(row, dict) else None, kind):
+            raise ResultsError(f"{where}.{key} must be a {kind.__name__}")
+    for name in BASELINES:
+        _check_figure(row["against"].get(name), f"{where}.against.{name}")
+    if "long_run" in row:
+        _check_figure(row["long_run"].get("against", {}).get("counter"), f"{where}.long_run.against.counter")
 
 
 def _check_figure(figure, where: str) -> None:
@@ -174,6 +192,37 @@ def two_player_sentence(data: dict) -> str:
             f"its interval above 50%. The most is {best['variant']}'s {figure(best['against']['counter'], True)}.")
 
 
+def best_sentence(data: dict) -> str:
+    """What `best:VARIANT` seats: the networks shipped for it, each with its figures and its paired gain over the game's
+    PPO policy; every other game's PPO policy."""
+    sentences = []
+    for row in data.get("best", []):
+        paired, against = row["paired"], row["against"]
+        name = f"`best:{row['variant']}` with {row['players']} players"
+        sentences.append(
+            f"{name} seats a network stronger than the game's PPO policy: {row['note']}. Over {data['games']:,} games "
+            f"it wins {figure(against['counter'], True)} against `counter`, {figure(against['greedy'], True)} against "
+            f"`greedy` and {figure(against['random'], True)} against `random`; on the same {paired['deals']:,} deals "
+            f"(`--seed {paired['seed']}`, every deal from both seats) {figure(paired['win_rate'], True)} against "
+            f"`counter` where `{paired['peer']}` wins {figure(paired['peer_win_rate'], True)}, "
+            f"{paired['difference'][0]:+.1f} points [{paired['difference'][1]:+.1f}, {paired['difference'][2]:+.1f}] "
+            "by deal.")  # fmt: skip
+    sentences.append("Every other game's `best:` seats its PPO policy." if sentences else
+                     "Every game's `best:` seats its PPO policy.")  # fmt: skip
+    return " ".join(sentences)
+
+
+def best_short_sentence(data: dict) -> str:
+    """The README's line on `best:VARIANT`: each network shipped for it, against `counter` and against its peer."""
+    lines = []
+    for row in data.get("best", []):
+        gain, low, high = row["paired"]["difference"]
+        lines.append(f"`best:{row['variant']}` ({row['players']} players, the PPO policy trained {row['minutes']} "
+                     f"minutes more): {figure(row['against']['counter'])} against `counter`, {gain:+.1f} points "
+                     f"[{low:+.1f}, {high:+.1f}] over `{row['paired']['peer']}` on the same deals.")  # fmt: skip
+    return " ".join(lines)
+
+
 def leaderboard_block(data: dict) -> str:
     """docs/benchmark.md's leaderboard: `LEADERBOARD` from its ranking on (its title and introduction are the
     page's own), each table's heading one level down, under the page's section."""
@@ -194,6 +243,8 @@ BLOCKS = {
     "long-run": long_run_sentence,
     "four-players": four_player_sentence,
     "two-players": two_player_sentence,
+    "best": best_sentence,
+    "best-short": best_short_sentence,
     "leaderboard": leaderboard_block,
 }
 

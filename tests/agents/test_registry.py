@@ -13,7 +13,7 @@ from rich.console import Console
 
 from uno_env import VARIANTS
 from uno_env.agents import NaiveAgent, registry, shipped
-from uno_env.agents.policy import PolicyAgent, shipped_policies
+from uno_env.agents.policy import PolicyAgent
 from uno_env.agents.registry import (
     BEST,
     KINDS,
@@ -150,9 +150,16 @@ def test_best_seats_the_file_its_table_names_for_the_games_players():
     import torch
 
     assert set(BEST) == {(variant, n) for variant in VARIANTS for n in (2, 4)}
+    best_networks = shipped_files("best")
+    assert ("classic", 2) in best_networks
     for (variant, players), name in BEST.items():
-        assert SHIPPED[name].kind == "policy" and SHIPPED[name].players == players, name  # a network, no search
-        assert SHIPPED[name].path == shipped_policies()[(variant, players)]  # today the game's PPO policy
+        assert SHIPPED[name].players == players and SHIPPED[name].kind in ("policy", "best"), name  # a network
+        # a game's best network where one is shipped, else its PPO policy
+        expected = best_networks.get((variant, players), shipped_files("policy")[(variant, players)])
+        assert SHIPPED[name] == expected, name
+    classic = make_agent("best:classic").for_players(2)
+    assert classic.name == "best:classic" and classic.network.num_players == 2
+    assert make_agent("ppo:classic").for_players(2).info["trained"] != classic.info["trained"]  # ppo: keeps its file
     agent = make_agent("best:monster_high")
     assert agent.name == "best:monster_high" and agent.observation == "knowledge"
     for players in (2, 4):  # resolved by the table's player count

@@ -53,6 +53,22 @@ def test_every_shipped_policy_has_its_figures():
     assert not stale, f"the figures of {stale} are of another file: measure the shipped policy and record it"
 
 
+def test_every_best_network_has_its_figures_and_its_training():
+    """A network shipped for best:VARIANT has its row (the shipped file's digest), and its training columns are what
+    the file says; a row without a file fails too."""
+    torch = pytest.importorskip("torch")
+    from uno_env.agents.shipped import shipped_files
+
+    rows = {(row["variant"], row["players"]): row for row in tables.load()["best"]}
+    shipped = shipped_files("best")
+    assert set(rows) == set(shipped), "figures without a best network, or a best network without figures"
+    for game, row in rows.items():
+        assert row["sha256"] == shipped[game].pinned_sha256, game
+        saved = torch.load(shipped[game].path, weights_only=True, map_location="cpu")
+        assert (row["hidden"], row["decisions"]) == (list(saved["hidden"]), saved["trained"]["steps"]), game
+        assert row["minutes"] == round(saved["trained"]["minutes"]) and row["paired"]["difference"][1] > 0, game
+
+
 def test_the_training_columns_are_the_policy_files():
     """Width and decisions in the table are what each policy file says it was trained with."""
     torch = pytest.importorskip("torch")

@@ -389,6 +389,10 @@ def test_ship_writes_a_half_precision_copy_that_plays_the_same(native_run, tmp_p
     obs, masks = venv.reset(seed=5)
     same = PolicyAgent(shipped).act(obs, masks) == PolicyAgent(out / "policy.pt").act(obs, masks)
     assert same.mean() > 0.9  # float16 weights may flip a near tie, no more
+    from uno_env.train.ship import main
+
+    assert main(["--best"]) == 2 and main([]) == 2  # usage: [--best] PATH/policy.pt
+    assert main(["--best", str(tmp_path / "missing.pt")]) == 2  # no policy file: refused, nothing written
 
 
 @pytest.mark.parametrize(("imitated", "level"), [("greedy", "minimal"), ("counter", "belief")])
