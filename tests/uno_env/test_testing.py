@@ -36,8 +36,10 @@ def test_a_baseline_instance_conforms_with_explicit_uno_calls():
     assert report["phases"]["uno"] > 0 and report["phases"]["swap"] > 0
 
 
-@pytest.mark.parametrize(("name", "variant", "players"), [("ppo:classic", "classic", 2), ("ppo:classic", "classic", 4),
-                                                          ("ppo:unocorns", "unocorns", 2)])  # fmt: skip
+@pytest.mark.parametrize(("name", "variant", "players"), [
+    ("ppo:classic", "classic", 2), ("ppo:classic", "classic", 4), ("ppo:unocorns", "unocorns", 2),
+    ("best:classic", "classic", 2),  # its own network: blind as the others
+])  # fmt: skip
 def test_the_shipped_policies_conform(name, variant, players):
     check_agent(lambda seed: make_agent(name, seed), variant, players, **SMALL)
 
