@@ -112,7 +112,8 @@ def fair(players: int) -> float:
 
 
 def readme_block(data: dict) -> str:
-    """The README's table: each preset against `counter` with 2 and with 4 players, and the long runs' verdict."""
+    """The README's table: each preset against `counter` with 2 and with 4 players, the long runs' verdict, and the
+    networks shipped for `best:`."""
     minutes = sorted({row["minutes"] for row in data["policies"]})
     lines = [
         f"The shipped policies (native PPO, one {'-'.join(map(str, minutes))}-minute run each on a 2-core machine, "
@@ -126,7 +127,7 @@ def readme_block(data: dict) -> str:
     for variant in dict.fromkeys(row["variant"] for row in data["policies"]):
         cells = [figure(by_game[variant, p]["against"]["counter"]) if (variant, p) in by_game else "–" for p in (2, 4)]
         lines.append(f"| {variant} | {cells[0]} | {cells[1]} |")
-    lines += ["", long_run_sentence(data, short=True)]
+    lines += ["", " ".join(filter(None, [long_run_sentence(data, short=True), best_short_sentence(data)]))]
     return "\n".join(lines)
 
 
@@ -244,7 +245,6 @@ BLOCKS = {
     "four-players": four_player_sentence,
     "two-players": two_player_sentence,
     "best": best_sentence,
-    "best-short": best_short_sentence,
     "leaderboard": leaderboard_block,
 }
 
