@@ -1122,16 +1122,19 @@ def _void_levels(st, c, viewer, levels, limit, count):
 
 
 @njit(cache=True, nogil=True)
+def _lacked_since(st, h, kind, t):
+    """Whether seat h showed it lacked coloured `kind` when it had taken t cards or later: a card of it counts in
+    the limit of moment t (`_void_levels`)."""
+    return kind < NCK and st.void_at[h, kind] != NO_VOID and st.void_at[h, kind] >= t
+
+
+@njit(cache=True, nogil=True)
 def _void_fits(st, h, levels, limit, count, usage, out_kind, in_kind):
     """Whether seat h may give a card of `out_kind` for one of `in_kind`: no limit it keeps is passed, and none it
     passes grows (a repair may go through worlds that pass a limit, never away from one)."""
     for j in range(count[h]):
         t = levels[h, j]
-        delta = 0
-        if in_kind < NCK and st.void_at[h, in_kind] != NO_VOID and st.void_at[h, in_kind] >= t:
-            delta += 1
-        if out_kind < NCK and st.void_at[h, out_kind] != NO_VOID and st.void_at[h, out_kind] >= t:
-            delta -= 1
+        delta = np.int64(_lacked_since(st, h, in_kind, t)) - np.int64(_lacked_since(st, h, out_kind, t))
         if delta > 0 and usage[h, j] + delta > limit[h, j]:
             return False
     return True
@@ -1140,10 +1143,19 @@ def _void_fits(st, h, levels, limit, count, usage, out_kind, in_kind):
 @njit(cache=True, nogil=True)
 def _void_move(st, h, levels, count, usage, kind, sign):
     """Count one card of `kind` in (sign 1) or out of (sign -1) seat h's limits."""
-    if kind < NCK and st.void_at[h, kind] != NO_VOID:
-        for j in range(count[h]):
-            if st.void_at[h, kind] >= levels[h, j]:
-                usage[h, j] += sign
+    for j in range(count[h]):
+        if _lacked_since(st, h, kind, levels[h, j]):
+            usage[h, j] += sign
+
+
+@njit(cache=True, nogil=True)
+def _void_swap_fits(st, levels, limit, count, usage, owner, kind, u, v):
+    """Whether the cards at hidden places u (a hand) and v (a hand or the draw pile) may trade places: two holders,
+    two kinds, and `_void_fits` for each hand."""
+    h, o, k, k2 = owner[u], owner[v], kind[u], kind[v]
+    if o == h or k2 == k or not _void_fits(st, h, levels, limit, count, usage, k, k2):
+        return False
+    return o < 0 or _void_fits(st, o, levels, limit, count, usage, k2, k)
 
 
 @njit(cache=True, nogil=True)
@@ -1189,24 +1201,19 @@ def _respect_voids(st, c, viewer):
         owner[held + i] = -1
         kind[held + i] = st.draw_pile[i]
     for u in range(held):  # the repair: a card in a limit its holder passes goes
-        h, k = owner[u], kind[u]
+        h = owner[u]
         passed = False
         for j in range(count[h]):
-            passed = passed or (usage[h, j] > limit[h, j] and k < NCK and st.void_at[h, k] != NO_VOID
-                                and st.void_at[h, k] >= levels[h, j])  # fmt: skip
+            passed = passed or (usage[h, j] > limit[h, j] and _lacked_since(st, h, kind[u], levels[h, j]))
         if not passed:
             continue
         swapped = False
         for _ in range(VOID_TRIES):
             v = _rand_below(st, total)
-            o, k2 = owner[v], kind[v]
-            if o == h or k2 == k or not _void_fits(st, h, levels, limit, count, usage, k, k2):
-                continue
-            if o >= 0 and not _void_fits(st, o, levels, limit, count, usage, k2, k):
-                continue
-            _void_swap(st, levels, count, usage, owner, kind, u, v)
-            swapped = True
-            break
+            if _void_swap_fits(st, levels, limit, count, usage, owner, kind, u, v):
+                _void_swap(st, levels, count, usage, owner, kind, u, v)
+                swapped = True
+                break
         if not swapped:
             return RESAMPLE_VOIDS_UNMET
     for h in range(nplayers):
@@ -1216,12 +1223,8 @@ def _respect_voids(st, c, viewer):
     for _ in range(VOID_SWAPS * held):  # the walk
         u = _rand_below(st, held)
         v = _rand_below(st, total)
-        h, o, k, k2 = owner[u], owner[v], kind[u], kind[v]
-        if o == h or k2 == k or not _void_fits(st, h, levels, limit, count, usage, k, k2):
-            continue
-        if o >= 0 and not _void_fits(st, o, levels, limit, count, usage, k2, k):
-            continue
-        _void_swap(st, levels, count, usage, owner, kind, u, v)
+        if _void_swap_fits(st, levels, limit, count, usage, owner, kind, u, v):
+            _void_swap(st, levels, count, usage, owner, kind, u, v)
     for h in range(nplayers):
         if h != viewer:
             st.hand[h, :NK] = st.known[viewer, h, :NK]
