@@ -96,29 +96,37 @@ def main(argv: list[str] | None = None) -> int:
     decisions = sum(block[3] for block in results)
     overrides = sum(block[4] for block in results)
     wins = sum(1 / len(r.winners) for r in records for seat in r.winners if r.lineup[seat] == "agent")
-    games = len(records)
     _, low, high = deal_interval(records, ["agent"])
+    result, line = outcome(args, options, wins, len(records), float(low[0]), float(high[0]))
+    result.update({
+        "ms_per_searched_decision": 1000 * seconds / max(searches, 1),
+        "ms_per_decision": 1000 * seconds / max(decisions, 1), "overrides": overrides / max(searches, 1),
+        "seconds": time.perf_counter() - start, "deal_wins": deal_wins(records),
+    })  # fmt: skip
+    timing = f"; {result['ms_per_searched_decision']:.1f} ms per searched decision" if searches else ""
+    if overrides:
+        timing += f", another action than counter's in {result['overrides']:.1%} of them"
+    print(f"{line}{timing}; {result['seconds']:.0f} s")
+    write_json(args.json, result)
+    return 0
+
+
+def outcome(args, options: dict, wins: float, games: int, low: float, high: float, engine: str = "") -> tuple:
+    """(the result's common fields, the summary line) of `wins` in `games` games with the by-deal interval
+    [low, high]; `engine` names the vector env's engine in the line."""
     wilson = wilson_interval(wins, games)
     result = {
         "variant": args.variant, "players": args.players, "options": options, "agent": args.agent,
         "opponent": args.opponent, "deals": args.deals, "games": games, "win_rate": wins / games,
-        "deal_interval": [float(low[0]), float(high[0])], "wilson_interval": list(wilson),
-        "fair_share": 1 / args.players, "ms_per_searched_decision": 1000 * seconds / max(searches, 1),
-        "ms_per_decision": 1000 * seconds / max(decisions, 1), "overrides": overrides / max(searches, 1),
-        "seconds": time.perf_counter() - start,
-        "deal_wins": deal_wins(records),
+        "deal_interval": [low, high], "wilson_interval": list(wilson), "fair_share": 1 / args.players,
     }  # fmt: skip
-    timing = f"; {result['ms_per_searched_decision']:.1f} ms per searched decision" if searches else ""
-    if overrides:
-        timing += f", another action than counter's in {result['overrides']:.1%} of them"
-    print(
+    line = (
         f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
-        f"against {args.players - 1} {args.opponent}: {wins / games:.1%} [{low[0]:.1%}, {high[0]:.1%}] by deal, "
-        f"[{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%})"
-        f"{timing}; {result['seconds']:.0f} s"
+        f"against {args.players - 1} {args.opponent}{f' (--engine {engine})' if engine else ''}: {wins / games:.1%} "
+        f"[{low:.1%}, {high:.1%}] by deal, [{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share "
+        f"{1 / args.players:.1%})"
     )
-    write_json(args.json, result)
-    return 0
+    return result, line
 
 
 def write_json(path: str | None, result: dict) -> None:
@@ -140,21 +148,13 @@ def play_on_vector_env(args, options: dict) -> int:
     wins = vector_deal_wins(args.agent, args.opponent, args.variant, args.players, **play)
     seconds = time.perf_counter() - start
     games = args.deals * args.players
-    rate, low, high = win_rate(wins, args.players)
-    wilson = wilson_interval(float(wins.sum()), games)
-    result = {
-        "variant": args.variant, "players": args.players, "options": options, "agent": args.agent,
-        "opponent": args.opponent, "deals": args.deals, "games": games, "engine": args.engine, "win_rate": rate,
-        "deal_interval": [low, high], "wilson_interval": list(wilson), "fair_share": 1 / args.players,
-        "seconds": seconds, "games_per_second": games / seconds,
+    _, low, high = win_rate(wins, args.players)
+    result, line = outcome(args, options, float(wins.sum()), games, low, high, args.engine)
+    result.update({
+        "engine": args.engine, "seconds": seconds, "games_per_second": games / seconds,
         "deal_wins": {str(args.seed + d): float(w) for d, w in enumerate(wins.tolist())},
-    }  # fmt: skip
-    print(
-        f"{args.variant}, {args.players} players{''.join(f', {k}={v}' for k, v in options.items())}: {args.agent} "
-        f"against {args.players - 1} {args.opponent} (--engine {args.engine}): {rate:.1%} [{low:.1%}, {high:.1%}] by "
-        f"deal, [{wilson[0]:.1%}, {wilson[1]:.1%}] Wilson, of {games} games (fair share {1 / args.players:.1%}); "
-        f"{seconds:.1f} s, {games / seconds:,.1f} games/s"
-    )
+    })  # fmt: skip
+    print(f"{line}; {seconds:.1f} s, {games / seconds:,.1f} games/s")
     write_json(args.json, result)
     return 0
 
