@@ -497,7 +497,7 @@ def check_answer(app, method, path, answer, before):
     assert state["game"]["seed"] == (str(t.seed) if t.game.done else None)
 
 
-@settings(max_examples=250, deadline=None, database=None,
+@settings(max_examples=100, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
 @given(st.lists(REQUESTS, min_size=1, max_size=10))
 def test_fuzz_every_route_gives_only_documented_answers(requests):

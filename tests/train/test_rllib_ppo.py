@@ -99,10 +99,10 @@ def test_the_checkpoint_is_an_agent_that_picks_legal_actions(trained):
 def test_a_checkpoint_plays_in_tournaments_here_and_on_ray_alike(trained, tmp_path, capsys):
     _, checkpoint = trained
     name = f"rllib:{checkpoint}"
-    options = dict(games=60, seed=2, batch_size=16, chunk_games=20, progress=False, trust=True)
+    options = dict(games=20, seed=2, batch_size=8, chunk_games=10, progress=False, trust=True)  # two chunks
     local = run_tournament([name, "random"], **options)
-    on_ray = run_tournament([name, "random"], ray_workers=2, **options)
-    assert len(local.records) == 60 and all(name in record.lineup for record in local.records)
+    on_ray = run_tournament([name, "random"], ray_workers=1, **options)  # one worker: loading RLlib is the cost
+    assert len(local.records) == 20 and all(name in record.lineup for record in local.records)
     assert local.records == on_ray.records
     code = main(["--agents", name, "greedy", "--games", "10", "--no-progress", "--out", str(tmp_path), "--trust"])
     assert code == 0 and "rllib:" in capsys.readouterr().out
