@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 
-def native_rate(args, out: Path) -> tuple[float, float, str]:
-    """(training, collection) steps per second of the native trainer, and its device."""
+def native_rate(args, out: Path, collectors: int = 1) -> tuple[float, float, str]:
+    """(training, collection) steps per second of the native trainer with `collectors` worker processes (1: none),
+    and its device."""
     from uno_env.train import native_ppo
 
     config = native_ppo.Config(
@@ -35,7 +36,7 @@ def native_rate(args, out: Path) -> tuple[float, float, str]:
         **{key: value for key, value in (("num_envs", args.native_num_envs), ("hidden", args.native_hidden),
                                          ("minibatch_size", args.native_minibatch_size),
                                          ("epochs", args.native_epochs)) if value is not None},
-        overlap=args.native_overlap,
+        overlap=args.native_overlap, collectors=collectors,
     )  # fmt: skip
     summary = native_ppo.train(config)
     return summary["steps_per_second"], summary["rollout_steps_per_second"], summary["device"]
@@ -151,6 +152,9 @@ def main() -> None:
     parser.add_argument("--native-minibatch-size", type=int, default=None, help="the native trainer's minibatch size")
     parser.add_argument("--native-epochs", type=int, default=None, help="the native trainer's passes per rollout")
     parser.add_argument("--native-overlap", action="store_true", help="the native trainer's --overlap")
+    parser.add_argument("--native-collectors", type=int, nargs="+", default=[1],
+                        help="the native trainer's --collectors; several: each in turn in every repeat, with the "
+                             "native trainer alone, and the speed-up of each over the first")  # fmt: skip
     parser.add_argument("--no-sb3", action="store_true", help="time the native trainer alone")
     parser.add_argument("--learner-only", action="store_true",
                         help="time the native trainer's arithmetic alone, on rows no game made (the ceiling of an "
@@ -168,10 +172,13 @@ def main() -> None:
         print(f"native PPO arithmetic alone on {rates[0][1]}: {statistics.median(r[0] for r in rates):,.0f} steps/s "
               f"(median of {args.repeats}; {', '.join(f'{r[0]:,.0f}' for r in rates)})")  # fmt: skip
         return
+    if len(args.native_collectors) > 1:
+        collectors_scaling(args)
+        return
     native, sb3 = [], []  # (training rate, collection rate, device) per repeat
     with tempfile.TemporaryDirectory() as tmp:
         for repeat in range(args.repeats):
-            native.append(native_rate(args, Path(tmp) / f"native{repeat}"))
+            native.append(native_rate(args, Path(tmp) / f"native{repeat}", args.native_collectors[0]))
             if args.no_sb3:
                 print(f"repeat {repeat}: native {native[-1][0]:,.0f} steps/s (collecting {native[-1][1]:,.0f}) on "
                       f"{native[-1][2]}")  # fmt: skip
@@ -189,6 +196,29 @@ def main() -> None:
         ratio = statistics.median(a[column] / b[column] for a, b in zip(native, sb3, strict=True))
         print(f"  {what}: native PPO {n:,.0f} env steps/s, SB3 MaskablePPO {s:,.0f}; native / SB3 = {n / s:.1f}x "
               f"(median of the repeats' ratios {ratio:.1f}x)")  # fmt: skip
+
+
+def collectors_scaling(args) -> None:
+    """The native trainer with each `--native-collectors` count in turn in every repeat: medians, and each count's
+    speed-up over the first (the median of the repeats' ratios: a repeat's runs are back to back)."""
+    counts = args.native_collectors
+    rates: dict[int, list[tuple[float, float, str]]] = {count: [] for count in counts}
+    with tempfile.TemporaryDirectory() as tmp:
+        for repeat in range(args.repeats):
+            for count in counts:
+                rates[count].append(native_rate(args, Path(tmp) / f"native{repeat}-{count}", count))
+                train_rate, collect_rate, device = rates[count][-1]
+                print(f"repeat {repeat}, {count} collector(s): {train_rate:,.0f} steps/s (collecting "
+                      f"{collect_rate:,.0f}) on {device}", flush=True)  # fmt: skip
+    print(f"{args.variant}, {args.players} players, vs {args.opponent}, native PPO, medians of {args.repeats} repeats:")
+    first = rates[counts[0]]
+    for count in counts:
+        mine = rates[count]
+        train_rate, collect_rate = (statistics.median(r[column] for r in mine) for column in (0, 1))
+        speedup = [statistics.median(a[column] / b[column] for a, b in zip(mine, first, strict=True))
+                   for column in (0, 1)]  # fmt: skip
+        print(f"  {count} collector(s): training {train_rate:,.0f} steps/s ({speedup[0]:.2f}x), collection "
+              f"{collect_rate:,.0f} ({speedup[1]:.2f}x)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -96,6 +96,12 @@ class Rollout:
             imitated=zeros(dtype=torch.long) if imitated else None,
         )  # fmt: skip
 
+    def to(self, device) -> Rollout:
+        """The same buffers on `device` (the collectors' shared CPU rollout, copied to a GPU learner)."""
+        moved = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "aids"}
+        return Rollout(**{name: None if value is None else value.to(device) for name, value in moved.items()},
+                       aids={key: value.to(device) for key, value in self.aids.items()})  # fmt: skip
+
     def batch(self, advantages: torch.Tensor) -> Batch:
         """The rollout's decisions as rows, with their `advantages` (T, B) and returns."""
         n = self.actions.numel()

@@ -165,6 +165,10 @@ class Config:
     overlap: bool = False
     """Collect the next rollout in a thread while the update runs (the engine on one core, torch on the other). That
     rollout is acted by the weights from before the update (one update behind; PPO's ratio corrects for it)."""
+    collectors: Annotated[int, positive_int] = 1
+    """Worker processes that collect the rollouts, the games split evenly among them, each on a core of its own and
+    writing into shared memory (1: in this process). For machines with cores to spare (numba's and torch's threads
+    do not scale a small batch's collection); with --overlap the update runs while they collect. CPU engine only."""
     progress: bool = True
     """Show a progress bar."""
 
@@ -229,8 +233,21 @@ class Config:
             raise ValueError(f"total_steps {self.total_steps} trains nothing: one update takes num_envs * "
                              f"rollout_steps = {self.num_envs * self.rollout_steps} decisions")  # fmt: skip
         check_device(self.device)
+        self._check_collectors()
         if self.engine == "cuda":
             self._check_device_engine()
+
+    def _check_collectors(self) -> None:
+        """--collectors N: N equal shards, each a league of its own with a game for each opponent (and each seat)."""
+        if self.collectors == 1:
+            return
+        if self.engine == "cuda":
+            raise ValueError("--collectors splits the CPU engine's games among processes: use it with --engine cpu")
+        seats = self.players if self.paired_deals else 1  # --paired-deals: a shard deals each deal to every seat
+        if self.num_envs % (self.collectors * seats) or self.num_envs // self.collectors < len(self.league) * seats:
+            raise ValueError(f"--collectors {self.collectors} needs num_envs a multiple of {self.collectors * seats} "
+                             f"and at least {self.collectors * len(self.league) * seats} (a game for every league "
+                             f"opponent in each shard), got {self.num_envs}")  # fmt: skip
 
     def _check_device_engine(self) -> None:
         """--engine cuda plays what runs on the GPU: refuse, in one line, what would need the CPU engine."""

@@ -50,6 +50,7 @@ class League:
         sizes = np.maximum(1, np.floor(shares / shares.sum() * config.num_envs / len(seats))).astype(int)
         sizes[np.argmax(sizes)] += config.num_envs // len(seats) - sizes.sum()
         self.snapshots: list[dict[str, torch.Tensor]] = []
+        self.snapshot_count = 0  # how many times the pool changed (`--collectors` sends it to the shards on a change)
         self.groups: list[tuple[str, UnoVectorEnv, Any]] = []
         self.learner_seats: list[int] = []  # the learner's seat in each group's games
         self.deals: list[int] = []  # each group's league entry: groups of one entry deal the same seeds
@@ -95,7 +96,12 @@ class League:
     def add_snapshot(self, network: PolicyNetwork) -> None:
         """Keep the learner's weights in the pool and redraw every `self` opponent from it."""
         self.snapshots.append({k: v.detach().cpu().clone() for k, v in network.state_dict().items()})
-        self.snapshots = self.snapshots[-self.config.league_size :]
+        self.use_snapshots(self.snapshots[-self.config.league_size :])
+
+    def use_snapshots(self, snapshots: list[dict[str, torch.Tensor]]) -> None:
+        """Take `snapshots` as the pool (a collector's shard takes the learner's) and redraw every `self` opponent."""
+        self.snapshots = snapshots
+        self.snapshot_count += 1
         for name, _, opponent in self.groups:
             if name == "self":
                 latest = self.rng.random() < 0.5

@@ -55,6 +55,7 @@ from uno_env.train.checkpoint import (
     save_snapshot,
     training_device,
 )
+from uno_env.train.collectors import IMITATED_SEED_OFFSET, Collector, ProcessCollectors
 from uno_env.train.config import Config, build_parser, describe, parse_args
 from uno_env.train.league import League, evaluate, log_evaluation
 from uno_env.train.recipes import expand_recipes
@@ -63,14 +64,12 @@ try:  # the train extra: without it the module still imports, so `uno-train --he
     import torch
     from torch.utils.tensorboard import SummaryWriter
 
-    from uno_env.agents.policy import PolicyNetwork, load_policy_file, sample_actions
+    from uno_env.agents.policy import PolicyNetwork, load_policy_file
 except ModuleNotFoundError:
     pass  # main() and train() say which extra to install
 
 #: what training needs of the train extra
 TRAIN_MODULES = ("torch", "tensorboard")
-#: the imitated baseline's seed, counted from the run's (a fixed offset: runs from before it was named replay)
-IMITATED_SEED_OFFSET = 77
 #: --entropy-floor: the entropy coefficient rises to at most this many times --entropy-coef
 ENTROPY_BOOST_MAX = 32.0
 
@@ -197,92 +196,16 @@ def imitation_update(network, optimizer, batch: Batch, config: Config, aids: Aid
     return {k: float(v) / max(steps, 1) for k, v in stats.items()}
 
 
-class Collector:
-    """Plays the league's games and fills rollouts: `rollout_steps` decisions of every game, the learner's seat acted
-    by the network it is given (or by the imitated baseline), with the aids' rows beside them. It keeps the games'
-    current observations between rollouts, so that rollouts follow on, and can run in a thread of its own
-    (`--overlap`): the compiled engine and torch release the GIL."""
-
-    def __init__(self, config: Config, league: League, aids: Aids, imitated: Any, device, rng, seed: int):
-        self.config, self.league, self.aids, self.imitated, self.device, self.rng = (
-            config, league, aids, imitated, device, rng)  # fmt: skip
-        self.obs_np, self.masks_np = league.reset(seed=seed)
-        self.episode_wins, self.episode_count = 0, 0
-
-    def new_rollout(self, network: PolicyNetwork) -> Rollout:
-        """Empty rollout buffers on the training device."""
-        return Rollout.empty(self.config.rollout_steps, self.config.num_envs, network.input_size,
-                             self.masks_np.shape[1], self.aids.widths(), self.device,
-                             imitated=bool(self.config.imitate_weight))  # fmt: skip
-
-    def tensor(self, array, dtype=None) -> torch.Tensor:
-        """A host array, or a tensor already on the GPU (`--engine cuda`), as a tensor on the training device."""
-        return (array if torch.is_tensor(array) else torch.from_numpy(array)).to(self.device, dtype)
-
-    def rows(self, aids: Aids, fraction: float, acting: bool = False) -> dict[str, torch.Tensor]:
-        return {key: self.tensor(row) for key, row in aids.rows(self.league, fraction, self.rng, acting).items()}
-
-    def imitated_actions(self) -> torch.Tensor:
-        """The imitated baseline's actions in the learner's current states (read at its own observation level)."""
-        level = self.imitated.observation
-        seen = self.obs_np if level == self.config.observation else self.league.observations(level)
-        if torch.is_tensor(seen):  # --engine cuda: the baseline decides on the host (its rows copied down)
-            seen, masks = seen.cpu().numpy(), self.masks_np.cpu().numpy()
-            return self.tensor(self.imitated.act(seen, masks))
-        return self.tensor(self.imitated.act(seen, self.masks_np))
-
-    def collect(self, rollout: Rollout, network, aids: Aids, imitating: bool, fraction: float,
-                kickstart: bool = False) -> dict[str, Any]:  # fmt: skip
-        """Fill `rollout` acted by `network` with `aids` (the learner's, or acting copies of them), `fraction` into the
-        run, with the imitated baseline's actions beside the network's if `kickstart`; returns how it was collected
-        (seconds, imitating, fraction, kickstart)."""
-        started = time.perf_counter()
-        league = self.league
-        network.eval()
-        aids.train(False)
-        for t in range(self.config.rollout_steps):
-            obs = self.tensor(league.network_input(self.obs_np, self.masks_np))
-            masks = self.tensor(self.masks_np).bool()
-            rows = self.rows(aids, fraction)
-            with torch.inference_mode():
-                logits, values, _ = aids.forward(network, obs, masks, rows)
-                actions = sample_actions(logits)
-                if imitating:  # the imitated baseline plays the learner's seat; the network learns its actions
-                    actions = self.imitated_actions()
-                elif kickstart:  # the network plays; the baseline's choice is kept for --imitate-weight's loss
-                    rollout.imitated[t] = self.imitated_actions()
-                logp = torch.log_softmax(logits, -1).gather(1, actions[:, None]).squeeze(1)
-            rollout.obs[t], rollout.masks[t] = obs, masks
-            for key, row in rows.items():
-                rollout.aids[key][t] = row
-            rollout.actions[t], rollout.logp[t], rollout.values[t] = actions, logp, values
-            self.obs_np, self.masks_np, rewards, dones, winners = league.step(actions if league.on_device else
-                                                                              actions.cpu().numpy())  # fmt: skip
-            rollout.rewards[t] = self.tensor(rewards, torch.float32)
-            rollout.dones[t] = self.tensor(dones, torch.float32)
-            ended = winners > -2
-            self.episode_count += ended.sum()  # summed where they are: a GPU's are read once, at the next update
-            self.episode_wins += (winners[ended] == 0).sum()
-        with torch.inference_mode():  # the value after the last decision, for GAE's bootstrap
-            rows = self.rows(aids, fraction, acting=True)
-            obs = self.tensor(league.network_input(self.obs_np, self.masks_np))
-            _, rollout.last_values[:], _ = aids.forward(network, obs, self.tensor(self.masks_np).bool(), rows)
-        return {"seconds": time.perf_counter() - started, "imitating": imitating, "fraction": fraction,
-                "kickstart": kickstart and not imitating}  # fmt: skip
-
-    def league_win_rate(self) -> float | None:
-        """The learner's win rate over the games ended since the last call (None if none ended)."""
-        count = int(self.episode_count)
-        rate = int(self.episode_wins) / count if count else None
-        self.episode_wins, self.episode_count = 0, 0
-        return rate
-
-
 def train(config: Config) -> dict[str, Any]:
     """Train per `config` (see the module docstring); returns a summary with the final evaluation."""
     require_extra("training", *TRAIN_MODULES)
     config, state = prepared(config)
-    return Run(config, state).loop()
+    run = Run(config, state)
+    try:
+        run.collector.start()  # --collectors: the workers start (and deal their games) before the clock does
+        return run.loop()
+    finally:
+        run.collector.close()  # --collectors: the worker processes
 
 
 class Run:
@@ -314,8 +237,11 @@ class Run:
         self.out = Path(config.out)
         self.out.mkdir(parents=True, exist_ok=True)
         self.writer = SummaryWriter(self.out / "tensorboard")
-        self.collector = Collector(config, self.league, self.aids, imitated, device, rng,
-                                   config.seed * 10**9 + self.update * config.num_envs)  # fmt: skip
+        reset_seed = config.seed * 10**9 + self.update * config.num_envs
+        if config.collectors > 1:  # the games in worker processes, a shard each, filling shared rollouts
+            self.collector = ProcessCollectors(config, self.league, self.network, self.aids, device, reset_seed)
+        else:
+            self.collector = Collector(config, self.league, self.aids, imitated, device, rng, reset_seed)
         self.rollouts = [self.collector.new_rollout(self.network) for _ in range(2 if config.overlap else 1)]
         # with --overlap the rollouts are acted by a copy of the network (and of the aids that act), synced after
         # each rollout, so that the update can change the network while the next rollout is being collected
@@ -423,6 +349,8 @@ class Run:
         """GAE over `rollout`, then one update: imitation while the learner imitated (`collected` says), else PPO,
         with the kickstart loss's weight and the entropy floor's coefficient."""
         config = self.config
+        if rollout.actions.device != self.device:  # --collectors: the shared rollout on the CPU, the learner on a GPU
+            rollout = rollout.to(self.device)
         advantages = gae(rollout.rewards, rollout.values, rollout.dones, rollout.last_values, config.gamma,
                          config.gae_lambda)  # fmt: skip
         batch = rollout.batch(advantages)
