@@ -8,6 +8,12 @@ import os
 
 # PettingZoo's test utilities import pygame; keep it headless.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# The tests compile every kernel on a fresh clone, and compiling is most of their time: LLVM's level 1 optimises
+# enough for tests and compiles faster. Its code goes to a cache of its own, so that the benchmarks and training
+# never load it from the modules' __pycache__ folders (set either variable to choose otherwise).
+os.environ.setdefault("NUMBA_OPT", "1")
+os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(os.path.dirname(os.path.dirname(__file__)), ".pytest_cache",
+                                                      "numba"))  # fmt: skip
 
 # uno_env sets OMP_WAIT_POLICY=PASSIVE on import; that only takes effect if it comes before torch.
 import uno_env  # noqa: E402, F401
