@@ -4,6 +4,7 @@ interpreters run PettingZoo's api_test and the project's PettingZoo test files o
 registered with gymnasium, so `gymnasium.make`, `gymnasium.make_vec`, SB3's `make_vec_env` and the env checkers
 reach it by id."""
 
+import os
 import re
 import subprocess
 import sys
@@ -19,7 +20,9 @@ from uno_env.wrappers import UnoSingleAgentEnv
 
 ROOT = Path(__file__).resolve().parents[2]
 OLD_PETTINGZOO = ROOT / ".venv" / "compat" / "pettingzoo-1.24"
-OLD_ENV = {"PYTHONPATH": str(OLD_PETTINGZOO), "PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy"}
+OLD_ENV = {"PYTHONPATH": str(OLD_PETTINGZOO), "PATH": "/usr/bin:/bin", "SDL_VIDEODRIVER": "dummy",
+           **{name: os.environ[name] for name in ("NUMBA_OPT", "NUMBA_CACHE_DIR") if name in os.environ}}  # fmt: skip
+# (the tests' compiled kernels: see tests/conftest.py)
 
 CHECK = """
 import pettingzoo, uno_env
