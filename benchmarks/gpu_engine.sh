@@ -6,8 +6,7 @@
 # games a second on $SKILL_DEALS deals, default 100,000, at 2 and 4 players) and the same 200 deals on both engines,
 # compared deal for deal (into engine_gpu.log). Logs and results go to $OUT (default /tmp/gpu-out), at most 8 files.
 #   bash benchmarks/gpu_engine.sh        # from the repository's root, on the GPU machine
-#   TIME_TO_SKILL=1 NO_DMC=1 bash benchmarks/gpu_engine.sh   # also uno-train --engine cuda's time to skill
-#   COLLECTORS=1 NO_SIGNAL=1 NO_DMC=1 bash benchmarks/gpu_engine.sh  # --collectors 1 to 11 on cores 0-11 instead
+# uno-train --engine cuda's time to skill and --collectors on many cores: benchmarks/gpu_train.sh.
 # The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,15 +20,8 @@ PY=${PY:-python3}
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   $PY -m pip list 2>/dev/null | grep -i -E "^(numba|numba-cuda|torch|numpy) "
 } >"$OUT/setup.log" 2>&1
-if [ -z "${NO_SIGNAL:-}" ]; then
-  MINUTES=${MINUTES:-5} OUT=/tmp/ppo_signal taskset -c 0-11 bash benchmarks/ppo_signal.sh >"$OUT/ppo_signal.log" 2>&1 &
-fi
-if [ -n "${COLLECTORS:-}" ]; then  # the CPU engine's collection across worker processes (cores 0-11), the learner on
-  # the GPU: 1 to 11 collectors in turn (instead of ppo_signal.sh there: NO_SIGNAL=1)
-  timeout 420 taskset -c 0-11 $PY benchmarks/train_speed.py --no-sb3 --native-device cuda --repeats 1 \
-    --native-num-envs 8192 --native-minibatch-size 32768 --native-overlap --native-steps 3145728 \
-    --native-collectors 1 2 4 8 11 2>&1 | grep -v Warning >"$OUT/train_speed_collectors_h200.log" &
-fi
+MINUTES=${MINUTES:-5} OUT=/tmp/ppo_signal taskset -c 0-11 bash benchmarks/ppo_signal.sh >"$OUT/ppo_signal.log" 2>&1 &
+signal=$!
 if [ -f benchmarks/dmc_vs_ppo.sh ] && [ -z "${NO_DMC:-}" ]; then
   MINUTES=${MINUTES:-5} CORES=14-15 OUT=/tmp/dmc bash benchmarks/dmc_vs_ppo.sh >"$OUT/dmc_vs_ppo.log" 2>&1 &
 fi
@@ -48,16 +40,7 @@ for players in (2, 4):
     differ = (cpu != cuda).nonzero()[0].tolist()
     print(f"{players} players, 200 deals on both engines:", f"differ in deals {differ}" if differ else "identical")
 ' 2>&1 | grep -v Warning | tee -a "$OUT/engine_gpu.log"
-if [ -n "${TIME_TO_SKILL:-}" ]; then  # uno-train --engine cuda, one seed: its time to 55% against counter
-  # (a kernel compiles for each league opponent's rule, about a minute each, before the clock starts)
-  NUMBA_NUM_THREADS=2 timeout 480 taskset -c 12-15 $PY benchmarks/time_to_skill.py --device cuda --minutes 2 \
-    --seeds 0 --parallel 1 --eval-workers 4 --eval-games 2000 --final-games 8000 --snapshot-seconds 15 --out /tmp/tts-engine \
-    -- --engine cuda --num-envs 8192 --minibatch-size 32768 >"$OUT/time_to_skill_engine_cuda.log" 2>&1
-  cp /tmp/tts-engine/native-classic-2p/time_to_skill.json "$OUT/time_to_skill_engine_cuda.json" 2>/dev/null
-  for log in /tmp/tts-engine/native-classic-2p/seed*/train.log; do  # the trainers' own lines, even after a timeout
-    { echo "== $log"; grep -v Warning "$log" | tail -20; } >>"$OUT/time_to_skill_engine_cuda.log" 2>&1
-  done
-fi
+wait $signal
 wait
 cp /tmp/ppo_signal/ppo_signal.jsonl /tmp/dmc/dmc_vs_ppo.jsonl "$OUT"/ 2>/dev/null
 tar -cf "$OUT/runs.tar" -C /tmp ppo_signal/runs dmc 2>/dev/null  # the policies and their logs: one file back
