@@ -7,19 +7,11 @@
 # compared deal for deal (into engine_gpu.log). Logs and results go to $OUT (default /tmp/gpu-out), at most 8 files.
 #   bash benchmarks/gpu_engine.sh        # from the repository's root, on the GPU machine
 # uno-train --engine cuda's time to skill and --collectors on many cores: benchmarks/gpu_train.sh.
-# The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/.
+# The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/
+# (benchmarks/gpu_install.sh installs them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/gpu-out}
-mkdir -p "$OUT"
-export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
-PY=${PY:-python3}
-{
-  $PY -m pip install -q --no-index --no-deps .whl/*.whl
-  $PY -m pip install -q --no-deps --no-build-isolation -e .
-  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
-  $PY -m pip list 2>/dev/null | grep -i -E "^(numba|numba-cuda|torch|numpy) "
-} >"$OUT/setup.log" 2>&1
+source benchmarks/gpu_install.sh
 MINUTES=${MINUTES:-5} OUT=/tmp/ppo_signal taskset -c 0-11 bash benchmarks/ppo_signal.sh >"$OUT/ppo_signal.log" 2>&1 &
 signal=$!
 if [ -f benchmarks/dmc_vs_ppo.sh ] && [ -z "${NO_DMC:-}" ]; then

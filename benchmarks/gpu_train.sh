@@ -7,19 +7,11 @@
 #   GPU, 8,192 games (benchmarks/train_speed.py --native-collectors), at the same time.
 # Logs go to $OUT (default /tmp/gpu-out): time_to_skill_engine_cuda.log and .json, train_speed_collectors_h200.log.
 #   bash benchmarks/gpu_train.sh        # from the repository's root, on the GPU machine
-# The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/.
+# The machine has no network: the wheels uno_env needs beyond its image (gymnasium, pettingzoo) come in .whl/
+# (benchmarks/gpu_install.sh installs them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/gpu-out}
-mkdir -p "$OUT"
-export OMP_WAIT_POLICY=PASSIVE PYTHONUNBUFFERED=1
-PY=${PY:-python3}
-{
-  $PY -m pip install -q --no-index --no-deps .whl/*.whl
-  $PY -m pip install -q --no-deps --no-build-isolation -e .
-  nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
-  $PY -m pip list 2>/dev/null | grep -i -E "^(numba|numba-cuda|torch|numpy) "
-} >"$OUT/setup.log" 2>&1
+source benchmarks/gpu_install.sh
 timeout 480 taskset -c 0-11 $PY benchmarks/train_speed.py --no-sb3 --native-device cuda --repeats 1 \
   --native-num-envs 8192 --native-minibatch-size 32768 --native-overlap --native-steps 3145728 \
   --native-collectors 1 2 4 8 11 2>&1 | grep -v Warning >"$OUT/train_speed_collectors_h200.log" &
