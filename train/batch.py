@@ -96,11 +96,19 @@ class Rollout:
             imitated=zeros(dtype=torch.long) if imitated else None,
         )  # fmt: skip
 
+    def apply(self, function) -> Rollout:
+        """A rollout of `function` applied to each of its buffers (an absent one stays absent)."""
+        buffers = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "aids"}
+        return Rollout(**{name: None if value is None else function(value) for name, value in buffers.items()},
+                       aids={key: function(value) for key, value in self.aids.items()})  # fmt: skip
+
     def to(self, device) -> Rollout:
         """The same buffers on `device` (the collectors' shared CPU rollout, copied to a GPU learner)."""
-        moved = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "aids"}
-        return Rollout(**{name: None if value is None else value.to(device) for name, value in moved.items()},
-                       aids={key: value.to(device) for key, value in self.aids.items()})  # fmt: skip
+        return self.apply(lambda buffer: buffer.to(device))
+
+    def columns(self, start: int, stop: int) -> Rollout:
+        """Views of the games [start, stop): what a collector's shard writes there goes into the whole."""
+        return self.apply(lambda buffer: buffer[start:stop] if buffer.dim() == 1 else buffer[:, start:stop])
 
     def batch(self, advantages: torch.Tensor) -> Batch:
         """The rollout's decisions as rows, with their `advantages` (T, B) and returns."""

@@ -161,22 +161,8 @@ def shared_actor(network: PolicyNetwork, aids: Aids) -> tuple[PolicyNetwork, Aid
 
 def load_actor(actor: tuple[PolicyNetwork, Aids], network: PolicyNetwork, aids: Aids) -> None:
     """The shared copies take the weights of `network` and `aids` (in place: the workers see them)."""
-    with torch.no_grad():
-        actor[0].load_state_dict(network.state_dict())
-        for mine, theirs in zip(actor[1], aids, strict=True):
-            mine.load_state_dict(theirs.state_dict())
-
-
-def columns(rollout: Rollout, start: int, stop: int) -> Rollout:
-    """Views of the games [start, stop) of `rollout`: what a shard writes goes into the whole."""
-    return Rollout(
-        obs=rollout.obs[:, start:stop], masks=rollout.masks[:, start:stop], actions=rollout.actions[:, start:stop],
-        logp=rollout.logp[:, start:stop], values=rollout.values[:, start:stop],
-        rewards=rollout.rewards[:, start:stop], dones=rollout.dones[:, start:stop],
-        last_values=rollout.last_values[start:stop],
-        aids={key: value[:, start:stop] for key, value in rollout.aids.items()},
-        imitated=None if rollout.imitated is None else rollout.imitated[:, start:stop],
-    )  # fmt: skip
+    actor[0].load_state_dict(network.state_dict())
+    actor[1].load_from(aids)
 
 
 def worker(config: Config, shard: int, bounds: tuple[int, int], reset_seed: int, actor, rollouts, connection) -> None:
@@ -187,7 +173,7 @@ def worker(config: Config, shard: int, bounds: tuple[int, int], reset_seed: int,
         torch.manual_seed(config.seed + shard * SHARD_SEED_STRIDE)
         start, stop = bounds
         collector = shard_collector(config, shard, stop - start, actor[0], actor[1], reset_seed)
-        views = [columns(rollout, start, stop) for rollout in rollouts]
+        views = [rollout.columns(start, stop) for rollout in rollouts]
         connection.send("ready")
         while (message := connection.recv()) is not None:
             index, imitating, fraction, kickstart, snapshots = message
@@ -204,8 +190,8 @@ class ProcessCollectors:
     rollouts in shared memory (see the module docstring). The same interface as `Collector`; `close` stops the
     workers."""
 
-    def __init__(self, config: Config, league: League, network: PolicyNetwork, aids: Aids, device, seed: int):
-        self.config, self.league, self.device, self.seed = config, league, device, seed
+    def __init__(self, config: Config, league: League, network: PolicyNetwork, aids: Aids, seed: int):
+        self.config, self.league, self.seed = config, league, seed
         self.actor = shared_actor(network, aids)
         self.widths, self.mask_width = aids.widths(), league.groups[0][1].masks.shape[1]
         self.rollouts: list[Rollout] = []  # in shared memory, on the CPU
@@ -220,10 +206,7 @@ class ProcessCollectors:
             raise RuntimeError("the collectors' rollouts are made before the first rollout")
         rollout = Rollout.empty(self.config.rollout_steps, self.config.num_envs, network.input_size, self.mask_width,
                                 self.widths, "cpu", imitated=bool(self.config.imitate_weight))  # fmt: skip
-        for tensor in (*(getattr(rollout, f.name) for f in dataclasses.fields(rollout) if f.name != "aids"),
-                       *rollout.aids.values()):  # fmt: skip
-            if tensor is not None:
-                tensor.share_memory_()
+        rollout.apply(torch.Tensor.share_memory_)  # in place: the workers map these buffers
         self.rollouts.append(rollout)
         return rollout
 

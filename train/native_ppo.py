@@ -239,7 +239,7 @@ class Run:
         self.writer = SummaryWriter(self.out / "tensorboard")
         reset_seed = config.seed * 10**9 + self.update * config.num_envs
         if config.collectors > 1:  # the games in worker processes, a shard each, filling shared rollouts
-            self.collector = ProcessCollectors(config, self.league, self.network, self.aids, device, reset_seed)
+            self.collector = ProcessCollectors(config, self.league, self.network, self.aids, reset_seed)
         else:
             self.collector = Collector(config, self.league, self.aids, imitated, device, rng, reset_seed)
         self.rollouts = [self.collector.new_rollout(self.network) for _ in range(2 if config.overlap else 1)]

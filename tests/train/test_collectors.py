@@ -15,7 +15,7 @@ from uno_env.agents.policy import PolicyNetwork
 from uno_env.train import native_ppo
 from uno_env.train.aids import Aids
 from uno_env.train.batch import Rollout
-from uno_env.train.collectors import SHARD_SEED_STRIDE, ProcessCollectors, columns, shard_bounds, shard_collector
+from uno_env.train.collectors import SHARD_SEED_STRIDE, ProcessCollectors, shard_bounds, shard_collector
 from uno_env.train.league import League
 
 SMALL = [
@@ -34,7 +34,7 @@ def test_each_worker_fills_its_columns_as_its_shard_would_here(tmp_path):
     network = PolicyNetwork(config.observation, config.players, config.hidden)
     aids = Aids.build(config, "cpu")
     league = League(config, network, np.random.default_rng(0))
-    collectors = ProcessCollectors(config, league, network, aids, torch.device("cpu"), reset_seed := 5)
+    collectors = ProcessCollectors(config, league, network, aids, reset_seed := 5)
     try:
         shared = collectors.new_rollout(network)
         collectors.collect(shared, network, aids, imitating=False, fraction=0.25, kickstart=True)
@@ -46,7 +46,7 @@ def test_each_worker_fills_its_columns_as_its_shard_would_here(tmp_path):
             torch.manual_seed(config.seed + shard * SHARD_SEED_STRIDE)
             collector = shard_collector(config, shard, stop - start, network, aids, reset_seed)
             collector.league.use_snapshots(league.snapshots)
-            collector.collect(columns(here, start, stop), network, aids, False, 0.25, True)
+            collector.collect(here.columns(start, stop), network, aids, False, 0.25, True)
             here_games += collector.take_episodes()[1]
         assert games == here_games > 0 and 0 <= wins <= games
         for name, value in fields(shared).items():
