@@ -58,6 +58,7 @@ from uno_env.train.checkpoint import (
     save_snapshot,
     training_device,
 )
+from uno_env.train.collectors import IMITATED_SEED_OFFSET
 from uno_env.train.config import Config, describe
 from uno_env.train.league import League, evaluate, learning_curve_figure
 
@@ -69,8 +70,6 @@ try:  # the train extra: without it the module still imports, so `uno-train-dmc 
 except ModuleNotFoundError:
     pass  # main() and train() say which extra to install
 
-#: the imitated baseline's seed, counted from the run's
-IMITATED_SEED_OFFSET = 77
 #: what training needs of the train extra
 TRAIN_MODULES = ("torch", "tensorboard")
 #: the first line of `uno-train-dmc --help`
