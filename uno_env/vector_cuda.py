@@ -87,28 +87,31 @@ def step_game_until_learner(s, c, g, mode, actions, learner, kind, level, off, r
     *args (CPython's CALL_FUNCTION_EX), which numba cannot inline."""
     work, scores, hand_colors = scratch
     st = s[g]
-    if mode == RESUME:
-        if waiting[g] == 0:
-            return
-        settle_game(st, c, g, actions[g], kind, rewards, results, seeds, final_obs, final_seats, level, off)
-    else:
+    if mode == RESUME and waiting[g] == 0:
+        return
+    if mode != RESUME:
         for p in range(rewards.shape[1]):
             rewards[g, p] = 0.0
         results[g].ended = 0
         if mode == ACT:
             final_seats[g] = st.seat
-            settle_game(st, c, g, actions[g], kind, rewards, results, seeds, final_obs, final_seats, level, off)
     waiting[g] = 0
-    while learner[st.seat] == 0:
-        observe_game(st, c, opp_level, opp_off, opp_obs[g], opp_masks[g])
+    action = actions[g] if mode != OBSERVE else np.int64(-1)
+    while True:  # one call of settle_game in the loop: the compiled kernel holds one copy of the engine's step
+        if action >= 0:
+            settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seats, level, off)
+        deciding = learner[st.seat] != 0  # a learner seat: its observation, else the opponent's (one call site too)
+        seat = observe_game(st, c, level if deciding else opp_level, off if deciding else opp_off,
+                            obs[g] if deciding else opp_obs[g], masks[g] if deciding else opp_masks[g])  # fmt: skip
+        if deciding:
+            seats[g] = seat
+            break
         if network:
             waiting[g] = 1
             return
         n = np.int64(c.num_players)
-        action = rule(opp_obs[g], opp_masks[g], opp_rng[g : g + 1], opp_off, n, points, counts, params, work, scores,
-                      hand_colors)  # fmt: skip
-        settle_game(st, c, g, action, kind, rewards, results, seeds, final_obs, final_seats, level, off)
-    seats[g] = observe_game(st, c, level, off, obs[g], masks[g])
+        action = np.int64(rule(opp_obs[g], opp_masks[g], opp_rng[g : g + 1], opp_off, n, points, counts, params,
+                               work, scores, hand_colors))  # fmt: skip
     result = results[g]
     episodes[g, 0] = result.ended
     episodes[g, 1] = result.winner
@@ -244,14 +247,15 @@ class CudaVectorEnv:
         self._blocks = (b + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
 
     def _launch(self, actions, mode: int) -> None:
-        step_kernel = self._kernels[0]
+        self._kernels[0][self._blocks, THREADS_PER_BLOCK](*self.step_arguments(actions, mode))
+
+    def step_arguments(self, actions, mode: int) -> tuple:
+        """The step kernel's arguments for a launch in `mode` (OBSERVE, ACT or RESUME) with `actions`."""
         rewards, episodes, final_obs, obs, masks, seats, opp_obs, opp_masks, waiting = self._views
-        step_kernel[self._blocks, THREADS_PER_BLOCK](
-            self._s, self._cfg, mode, actions, self._learner, self._reward_kind, self.spec.index, self._off,
-            self.network is not None, self.opponent_spec.index, self._opp_off, self._points, self._counts,
-            self.rule.params, self._opp_rng, opp_obs, opp_masks, waiting, rewards, self._results, episodes,
-            self._seeds, final_obs, self._final_seats, obs, masks, seats,
-        )  # fmt: skip
+        return (self._s, self._cfg, mode, actions, self._learner, self._reward_kind, self.spec.index, self._off,
+                self.network is not None, self.opponent_spec.index, self._opp_off, self._points, self._counts,
+                self.rule.params, self._opp_rng, opp_obs, opp_masks, waiting, rewards, self._results, episodes,
+                self._seeds, final_obs, self._final_seats, obs, masks, seats)  # fmt: skip
 
     def _play(self, actions, mode: int) -> None:
         """One launch; with a network opponent, then its forward passes and launches that resume the games waiting
