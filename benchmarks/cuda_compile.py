@@ -2,15 +2,18 @@
 
     python benchmarks/cuda_compile.py                     # on a machine with a CUDA GPU: for its architecture
     python benchmarks/cuda_compile.py --cc 9.0            # without a GPU (numba-cuda and NVVM installed: below)
+    python benchmarks/cuda_compile.py --cc 9.0 --shared   # one kernel for all four, as a league compiles it
 
 `UnoVectorEnv(device="cuda")` compiles its step kernel (the engine's step, the opponents' rule, the observation
 encoder: `vector_cuda.step_game_until_learner`) once a process for each opponent rule, before its first step. This
 script compiles it to PTX with numba-cuda (`cuda.compile_ptx`) for random, naive, greedy and counter in turn, in one
-process as a league does (the engine's device functions are typed once, NVVM compiles each kernel whole), and prints
-the seconds and the PTX's size; the driver's translation of the PTX to the card's code at the first launch is not in
-it. Without a GPU it needs numba-cuda with the CUDA compiler libraries (`pip install "numba-cuda[cu12]"`, or the
-wheels `numba-cuda nvidia-cuda-nvcc-cu12 nvidia-cuda-nvrtc-cu12`) and `--cc`, the compute capability to compile for:
-numba-cuda asks the current device for it when it compiles a device function, and here `--cc` answers.
+process as a league of them did (the engine's device functions are typed once, NVVM compiles each kernel whole),
+and prints the seconds and the PTX's size; with `--shared`, the one kernel that serves them all instead
+(`vector_cuda.share_kernel`, as `uno-train --engine cuda`'s league compiles it). The driver's translation of the PTX
+to the card's code at the first launch is not in it. Without a GPU it needs numba-cuda with the CUDA compiler
+libraries (`pip install "numba-cuda[cu12]"`, or the wheels `numba-cuda nvidia-cuda-nvcc-cu12
+nvidia-cuda-nvrtc-cu12`) and `--cc`, the compute capability to compile for: numba-cuda asks the current device for
+it when it compiles a device function, and here `--cc` answers.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from numba import typeof, types
 from uno_env import actions as A
 from uno_env import observation as O
 from uno_env.game import GameBatch
-from uno_env.seats import RESULT_DTYPE
+from uno_env.seats import RESULT_DTYPE, shared_rules
 
 RULES = ("random", "naive", "greedy", "counter")
 
@@ -74,25 +77,37 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, help="players at each table (default 2)")
     parser.add_argument("--rules", nargs="+", default=list(RULES), choices=RULES,
                         help="the opponents' device rules, compiled in this order (default all four)")  # fmt: skip
+    parser.add_argument("--shared", action="store_true", help="compile one kernel for all the rules instead")
     parser.add_argument("--cc", help="the compute capability to compile for, as 9.0 (default: the GPU's; needed "
                         "without one)")  # fmt: skip
     args = parser.parse_args()
     from numba import cuda
-
-    from uno_env.vector_cuda import cuda_kernels
 
     if args.cc:
         cc = tuple(int(part) for part in args.cc.split("."))
         answer_compute_capability(cc)
     else:
         cc = cuda.get_current_device().compute_capability
-    print(f"step kernel, {args.variant}, {args.players} players, compute capability {cc[0]}.{cc[1]}")
-    for name in args.rules:
-        rule = device_rule(name, args.variant, args.players)
-        kernel = cuda_kernels(rule.decide)[0]
-        start = time.perf_counter()
-        ptx, _ = cuda.compile_ptx(kernel.py_func, step_kernel_types(args.variant, args.players, 8, rule), cc=cc)
-        print(f"  against {name}: {time.perf_counter() - start:.1f} s, {len(ptx) / 1e6:.2f} MB of PTX", flush=True)
+    print(f"step kernel, {args.variant}, {args.players} players, compute capability {cc[0]}.{cc[1]}", flush=True)
+    rules = [device_rule(name, args.variant, args.players) for name in args.rules]
+    if args.shared:
+        compile_step(f"one kernel against {', '.join(args.rules)}", shared_rules(rules)[0], args.variant, args.players,
+                     cc)  # fmt: skip
+        return
+    for name, rule in zip(args.rules, rules, strict=True):
+        compile_step(f"against {name}", rule, args.variant, args.players, cc)
+
+
+def compile_step(label: str, rule, variant: str, players: int, cc: tuple[int, int]) -> None:
+    """Compile the step kernel against `rule` to PTX and print the seconds and its size."""
+    from numba import cuda
+
+    from uno_env.vector_cuda import cuda_kernels
+
+    kernel = cuda_kernels(rule.decide)[0]
+    start = time.perf_counter()
+    ptx, _ = cuda.compile_ptx(kernel.py_func, step_kernel_types(variant, players, 8, rule), cc=cc)
+    print(f"  {label}: {time.perf_counter() - start:.1f} s, {len(ptx) / 1e6:.2f} MB of PTX", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One run on a lent GPU machine (16 cores, under 9 minutes): the native PPO's two measurements that need one.
 # - Time to skill with every game on the GPU: `uno-train --engine cuda`, one seed, 2 minutes, a snapshot every 15 s,
-#   evaluated against counter after it (benchmarks/time_to_skill.py), on cores 12-15. Each process first compiles a
-#   kernel for each opponent rule of its league (about a minute each) before the clock starts.
+#   evaluated against counter after it (benchmarks/time_to_skill.py), on cores 12-15. Each process first compiles
+#   one step kernel for its league's opponents (a minute or so) before the clock starts.
 # - Collection across worker processes: `--collectors` 1, 2, 4, 8 and 11 in turn on cores 0-11, the learner on the
 #   GPU, 8,192 games (benchmarks/train_speed.py --native-collectors), at the same time.
 # Logs go to $OUT (default /tmp/gpu-out): time_to_skill_engine_cuda.log and .json, train_speed_collectors_h200.log.

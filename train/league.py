@@ -72,6 +72,10 @@ class League:
                 self.groups.append((name, venv, opponent))
                 self.learner_seats.append(seat)
                 self.deals.append(i)
+        if self.engine_options:  # one step kernel for every group's opponents: the GPU compiles it once
+            from uno_env.vector_cuda import share_kernel  # only here: it loads numba's CUDA target
+
+            share_kernel([venv for _, venv, _ in self.groups])
         self.adviser = make_agent(config.hint, seed=config.seed + 2000) if config.hint else None
         if self.adviser is not None:
             bind(self.adviser, self.groups[0][1].spec, self.groups[0][1].rules)

@@ -146,6 +146,48 @@ def random_decide_row(row, mask, rng, off, n, points, counts, params, work, scor
     return 0
 
 
+_EITHER: dict[tuple[Any, Any], Any] = {}
+
+
+def either(first: Any, second: Any) -> Any:
+    """A `DeviceRule.decide` that decides by `first` when its params are (0, first's params, second's params) and
+    by `second` when they are (1, ...): two rules in one compiled function (one per pair, made once)."""
+    if (first, second) not in _EITHER:
+
+        @njit(nogil=True)
+        def decide(row, mask, rng, off, n, points, counts, params, work, scores, hand_colors):
+            if params[0] == 0:
+                return np.int64(first(row, mask, rng, off, n, points, counts, params[1], work, scores, hand_colors))
+            return np.int64(second(row, mask, rng, off, n, points, counts, params[2], work, scores, hand_colors))
+
+        _EITHER[first, second] = decide
+    return _EITHER[first, second]
+
+
+def shared_rules(rules: Sequence[DeviceRule]) -> list[DeviceRule]:
+    """The same rules with one `decide` between them, so that one step kernel serves them all where each rule made
+    the GPU compile a kernel of its own (`vector_cuda.share_kernel`): their distinct decide functions chained by
+    `either`, each rule's params the path to its own branch (the other branches hold the first params seen for
+    them, never read). Each rule decides as before."""
+    decides = list(dict.fromkeys(rule.decide for rule in rules))
+    if len(decides) == 1:
+        return list(rules)
+    seen = {decide: next(rule.params for rule in rules if rule.decide is decide) for decide in decides}
+    shared = decides[-1]
+    for decide in reversed(decides[:-1]):
+        shared = either(decide, shared)
+    last = len(decides) - 1
+
+    def path(k: int, params: tuple, i: int = 0) -> tuple:
+        """The params choosing branch k (whose own params are `params`) from link i of the chain on."""
+        def own(j: int) -> tuple:
+            return params if j == k else seen[decides[j]]
+
+        return (np.int64(0 if k == i else 1), own(i), own(last) if i + 1 == last else path(k, params, i + 1))
+
+    return [rule._replace(decide=shared, params=path(decides.index(rule.decide), rule.params)) for rule in rules]
+
+
 # ------------------------------------------------------------------------------------------ the kernels
 
 

@@ -55,6 +55,7 @@ from .seats import (
     learner_seat_list,
     observe_game,
     settle_game,
+    shared_rules,
 )
 
 if not hasattr(np, "row_stack"):  # numba-cuda's CUDA target registers np.row_stack when it first compiles; numpy 2.5
@@ -176,6 +177,15 @@ def cuda_kernels(rule) -> tuple:
 
     _KERNELS[rule] = (step_kernel, reset_kernel, check_kernel)
     return _KERNELS[rule]
+
+
+def share_kernel(envs: list[CudaVectorEnv]) -> None:
+    """One step kernel for device envs whose opponents decide by different rules (a league's groups): their rules
+    become one `decide` (`seats.shared_rules`), compiled once where each rule compiled a kernel of its own (the
+    compile is most of a GPU run's start: `benchmarks/cuda_compile.py`). Every game plays as before."""
+    for env, rule in zip(envs, shared_rules([env.rule for env in envs]), strict=True):
+        env.rule = rule
+        env._kernels = cuda_kernels(rule.decide)
 
 
 def opponent_streams(seeds: np.ndarray) -> np.ndarray:
