@@ -436,13 +436,17 @@ ERRORS = {"illegal": IllegalActionError, "raise": RuntimeError, "float": TypeErr
           "range": IllegalActionError}  # fmt: skip
 
 
-@pytest.mark.parametrize("how", sorted(ERRORS))
-@pytest.mark.parametrize("variant, players, options", [("unocorns", 4, {}), ("swap", 3, {"uno_call": "explicit"}),
-                                                       ("monster_high", 10, {"hand_size": 3})])  # fmt: skip
+@pytest.mark.parametrize(("how", "variant", "players", "options"), [
+    *[(how, "monster_high", 10, {"hand_size": 3}) for how in sorted(ERRORS)],
+    *[(how, variant, players, options) for how in ("illegal", "raise")
+      for variant, players, options in [("unocorns", 4, {}), ("swap", 3, {"uno_call": "explicit"})]],
+])  # fmt: skip
 def test_an_opponents_bad_action_mid_step_leaves_the_whole_batch_as_it_was(how, variant, players, options):
     """The learners' actions are applied, then opponents play round after round; a bad action in a later round
     (illegal, out of range, a float, the wrong shape, or an exception) leaves every game, seed, reward, result and
-    observation as before the step, and the env goes on exactly like a twin that never saw the failure."""
+    observation as before the step, and the env goes on exactly like a twin that never saw the failure. Every kind
+    of bad action at ten players; a refused action and an exception in the other presets (the kinds are refused
+    alike in every preset: the presets vary what the step had changed)."""
     b = 6
     flaky, counting = Flaky(how), Counting()
     venv = UnoVectorEnv(variant, players, b, learner_seats=[0], opponents=flaky, max_steps=300, **options)
