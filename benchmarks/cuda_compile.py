@@ -5,15 +5,15 @@
     python benchmarks/cuda_compile.py --cc 9.0 --shared   # one kernel for all four, as a league compiles it
 
 `UnoVectorEnv(device="cuda")` compiles its step kernel (the engine's step, the opponents' rule, the observation
-encoder: `vector_cuda.step_game_until_learner`) once a process for each opponent rule, before its first step. This
-script compiles it to PTX with numba-cuda (`cuda.compile_ptx`) for random, naive, greedy and counter in turn, in one
-process as a league of them did (the engine's device functions are typed once, NVVM compiles each kernel whole),
-and prints the seconds and the PTX's size; with `--shared`, the one kernel that serves them all instead
-(`vector_cuda.share_kernel`, as `uno-train --engine cuda`'s league compiles it). The driver's translation of the PTX
-to the card's code at the first launch is not in it. Without a GPU it needs numba-cuda with the CUDA compiler
-libraries (`pip install "numba-cuda[cu12]"`, or the wheels `numba-cuda nvidia-cuda-nvcc-cu12
-nvidia-cuda-nvrtc-cu12`) and `--cc`, the compute capability to compile for: numba-cuda asks the current device for
-it when it compiles a device function, and here `--cc` answers.
+encoder: `vector_cuda.step_game_until_learner`) once a process for each opponent rule (one for a league's groups:
+`vector_cuda.share_kernel`), before its first step. This script compiles it to PTX with numba-cuda
+(`cuda.compile_ptx`) for random, naive, greedy and counter in turn, in one process as a league of them did (the
+engine's device functions are typed once, NVVM compiles each kernel whole), and prints the seconds and the PTX's
+size; with `--shared`, the one kernel that serves them all instead (`vector_cuda.share_kernel`, as `uno-train
+--engine cuda`'s league compiles it). The driver's translation of the PTX to the card's code at the first launch is
+not in it. Without a GPU it needs numba-cuda with the CUDA compiler libraries (`pip install "numba-cuda[cu12]"`, or
+the wheels `numba-cuda nvidia-cuda-nvcc-cu12 nvidia-cuda-nvrtc-cu12`) and `--cc`, the compute capability to compile
+for: numba-cuda asks the current device for it when it compiles a device function, and here `--cc` answers.
 """
 
 from __future__ import annotations
