@@ -7,6 +7,7 @@ speed alone, with opponents and a network, and the native PPO's training steps a
 Sections (each timed after a warm-up, the medians of `--repeats`):
 1. **equivalence**: `vector_cuda.compare_with_cpu` for every variant at 2, 4 and 10 players (the engine alone: every
    seat a learner), and with counter and greedy opponents (the device rule against the same source on the CPU);
+   and a league's groups with one shared kernel against a kernel each (`testing.compare_shared_kernel`);
 2. **engine alone**: every seat a learner, the `knowledge` observation and the mask of every game written each step,
    actions drawn on the GPU among the legal ones (torch), no check: environment steps a second;
 3. **collection**: one learner seat against `counter` (classic, 2 players), the policy network (64x64) deciding on
@@ -35,9 +36,10 @@ def log(line: str, lines: list[str]) -> None:
 
 
 def equivalence(lines: list[str], games: int, steps: int) -> bool:
-    """Every variant at 2, 4 and 10 players, and two opponents' device rules, step for step against the CPU."""
-    from uno_env.agents import CounterAgent, GreedyAgent
-    from uno_env.testing import compare_with_cpu
+    """Every variant at 2, 4 and 10 players, and two opponents' device rules, step for step against the CPU; then a
+    league's groups with one kernel against a kernel each."""
+    from uno_env.agents import CounterAgent, GreedyAgent, RandomAgent
+    from uno_env.testing import compare_shared_kernel, compare_with_cpu
 
     fine = True
     cases = [(variant, players, None) for variant in VARIANTS for players in (2, 4, 10)]
@@ -52,7 +54,12 @@ def equivalence(lines: list[str], games: int, steps: int) -> bool:
         log(f"  {variant}, {players} players, {who}: {games} games x {steps} steps {verdict} "
             f"({time.perf_counter() - start:.1f} s)", lines)  # fmt: skip
         fine = fine and difference is None
-    return fine
+    start = time.perf_counter()
+    difference = compare_shared_kernel([CounterAgent(0), GreedyAgent(1), RandomAgent(2)], "classic", 2, games, steps)
+    verdict = "identical" if difference is None else f"DIFFERENT: {difference}"
+    log(f"  a league against counter, greedy and random, one kernel against a kernel each: {games} games x {steps} "
+        f"steps {verdict} ({time.perf_counter() - start:.1f} s)", lines)  # fmt: skip
+    return fine and difference is None
 
 
 def timed(step, seconds: float, repeats: int) -> float:

@@ -928,6 +928,37 @@ def compare_with_cpu(variant: str = "classic", num_players: int = 2, num_envs: i
     return None
 
 
+def compare_shared_kernel(opponents: list[Any], variant: str = "classic", num_players: int = 2, num_envs: int = 1,
+                          steps: int = 10, *, seed: int = 0) -> str | None:  # fmt: skip
+    """Play a league of device envs (one per opponent, the learner in seat i % num_players of group i) twice, with a
+    step kernel each and with one kernel between them (`vector_cuda.share_kernel`), and compare every step's
+    observations, masks and rewards; returns the first difference in words, or None. Each league plays copies of
+    the `opponents`, as they are when called."""
+    from .vector_cuda import CudaVectorEnv, host, share_kernel
+
+    def league() -> list[Any]:
+        return [CudaVectorEnv(variant, num_players, num_envs, opponents=copy.deepcopy(opponent),
+                              learner_seats=[i % num_players]) for i, opponent in enumerate(opponents)]  # fmt: skip
+
+    own, shared = league(), league()
+    share_kernel(shared)
+    if len({id(env._kernels) for env in shared}) != 1:
+        return "the shared league has more than one kernel"
+    rngs = [np.random.default_rng(seed), np.random.default_rng(seed)]
+    outs = [[env.reset(seed=seed + 10 * i) for i, env in enumerate(envs)] for envs in (own, shared)]
+    for t in range(steps + 1):
+        for i in range(len(opponents)):
+            for name, a, b in zip(("obs", "masks", "rewards"), outs[0][i], outs[1][i], strict=False):
+                if not np.array_equal(host(a), host(b)):
+                    return f"group {i}: step {t}: {name} differ"
+        if t == steps:
+            return None
+        for k, envs in enumerate((own, shared)):
+            outs[k] = [env.step(A.random_legal_actions(host(out[1]), rngs[k]).astype(np.int64))
+                       for env, out in zip(envs, outs[k], strict=True)]  # fmt: skip
+    return None
+
+
 class CpuMirror:
     """The device env's step on the CPU (`vector_cuda.cpu_steps`: the same source compiled for the CPU), on host
     copies of the same starting state: the reference that `compare_with_cpu` holds the device to when opponents play."""
