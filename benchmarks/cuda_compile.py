@@ -102,9 +102,9 @@ def compile_step(label: str, rule, variant: str, players: int, cc: tuple[int, in
     """Compile the step kernel against `rule` to PTX and print the seconds and its size."""
     from numba import cuda
 
-    from uno_env.vector_cuda import cuda_kernels
+    from uno_env.vector_cuda import step_kernel
 
-    kernel = cuda_kernels(rule.decide)[0]
+    kernel = step_kernel(rule.decide)
     start = time.perf_counter()
     ptx, _ = cuda.compile_ptx(kernel.py_func, step_kernel_types(variant, players, 8, rule), cc=cc)
     print(f"  {label}: {time.perf_counter() - start:.1f} s, {len(ptx) / 1e6:.2f} MB of PTX", flush=True)

@@ -942,7 +942,7 @@ def compare_shared_kernel(opponents: list[Any], variant: str = "classic", num_pl
 
     own, shared = league(), league()
     share_kernel(shared)
-    if len({id(env._kernels) for env in shared}) != 1:
+    if len({id(env._step_kernel) for env in shared}) != 1:
         return "the shared league has more than one kernel"
     rngs = [np.random.default_rng(seed), np.random.default_rng(seed)]
     outs = [[env.reset(seed=seed + 10 * i) for i, env in enumerate(envs)] for envs in (own, shared)]

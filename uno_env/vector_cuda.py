@@ -140,15 +140,35 @@ def cpu_steps(rule):
     return steps
 
 
-_KERNELS: dict[Any, tuple] = {}
+_KERNELS: dict[Any, Any] = {}
 
 
-def cuda_kernels(rule) -> tuple:
-    """(step kernel, reset kernel, check kernel) for opponents deciding by `rule`, compiled once each."""
+@cuda.jit
+def reset_kernel(s, cfg, seeds):
+    """A new episode in every game, game g from seeds[g]."""
+    g = cuda.grid(1)
+    if g < s.shape[0]:
+        E.reset_game(s[g], cfg[0], seeds[g])
+
+
+@cuda.jit
+def check_kernel(masks, actions, illegal):
+    """illegal[0] += the number of actions that are not legal by their game's mask."""
+    g = cuda.grid(1)
+    if g < actions.shape[0]:
+        a = actions[g]
+        if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
+            cuda.atomic.add(illegal, 0, 1)
+
+
+def step_kernel(rule):
+    """The step kernel for opponents deciding by `rule` (`step_game_until_learner` over the games, one thread a
+    game), made once for each rule; `reset_kernel` and `check_kernel`, which no rule changes, serve every one."""
     if rule in _KERNELS:
         return _KERNELS[rule]
+
     @cuda.jit
-    def step_kernel(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts,
+    def kernel(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts,
                     params, opp_rng, opp_obs, opp_masks, waiting, rewards, results, episodes, seeds, final_obs,
                     final_seats, obs, masks, seats):  # fmt: skip
         g = cuda.grid(1)
@@ -161,22 +181,8 @@ def cuda_kernels(rule) -> tuple:
                                     (work, scores, hand_colors), rewards, results, episodes, seeds, final_obs,
                                     final_seats, obs, masks, seats)  # fmt: skip
 
-    @cuda.jit
-    def reset_kernel(s, cfg, seeds):
-        g = cuda.grid(1)
-        if g < s.shape[0]:
-            E.reset_game(s[g], cfg[0], seeds[g])
-
-    @cuda.jit
-    def check_kernel(masks, actions, illegal):
-        g = cuda.grid(1)
-        if g < actions.shape[0]:
-            a = actions[g]
-            if a < 0 or a >= masks.shape[1] or masks[g, a] == 0:
-                cuda.atomic.add(illegal, 0, 1)
-
-    _KERNELS[rule] = (step_kernel, reset_kernel, check_kernel)
-    return _KERNELS[rule]
+    _KERNELS[rule] = kernel
+    return kernel
 
 
 def share_kernel(envs: list[CudaVectorEnv]) -> None:
@@ -185,7 +191,7 @@ def share_kernel(envs: list[CudaVectorEnv]) -> None:
     compile is most of a GPU run's start: `benchmarks/cuda_compile.py`). Every game plays as before."""
     for env, rule in zip(envs, shared_rules([env.rule for env in envs]), strict=True):
         env.rule = rule
-        env._kernels = cuda_kernels(rule.decide)
+        env._step_kernel = step_kernel(rule.decide)
 
 
 def opponent_streams(seeds: np.ndarray) -> np.ndarray:
@@ -253,11 +259,11 @@ class CudaVectorEnv:
         self._views = [as_numba(a) for a in (self.rewards, self.episodes, self.final_obs, self.obs, self.masks,
                                              self.seats, self.opponent_obs, self.opponent_masks,
                                              self.opponent_waiting)]  # fmt: skip
-        self._kernels = cuda_kernels(self.rule.decide)
+        self._step_kernel = step_kernel(self.rule.decide)
         self._blocks = (b + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
 
     def _launch(self, actions, mode: int) -> None:
-        self._kernels[0][self._blocks, THREADS_PER_BLOCK](*self.step_arguments(actions, mode))
+        self._step_kernel[self._blocks, THREADS_PER_BLOCK](*self.step_arguments(actions, mode))
 
     def step_arguments(self, actions, mode: int) -> tuple:
         """The step kernel's arguments for a launch in `mode` (OBSERVE, ACT or RESUME) with `actions`."""
@@ -296,7 +302,6 @@ class CudaVectorEnv:
         self._seeds.copy_to_device(seeds)
         self._opp_rng.copy_to_device(opponent_streams(seeds))
         self._final_seats.copy_to_device(np.full(self.num_envs, self.learner_seats[0], np.int64))
-        reset_kernel = self._kernels[1]
         reset_kernel[self._blocks, THREADS_PER_BLOCK](self._s, self._cfg, self._seeds)
         self._play(self._no_actions, OBSERVE)
         cuda.synchronize()
@@ -317,7 +322,6 @@ class CudaVectorEnv:
 
     def _check(self, actions) -> None:
         self._illegal.copy_to_device(np.zeros(1, np.int64))
-        check_kernel = self._kernels[2]
         check_kernel[self._blocks, THREADS_PER_BLOCK](self._views[4], actions, self._illegal)
         illegal = int(self._illegal.copy_to_host()[0])
         if illegal:
