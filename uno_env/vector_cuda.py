@@ -168,9 +168,9 @@ def step_kernel(rule):
         return _KERNELS[rule]
 
     @cuda.jit
-    def kernel(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts,
-                    params, opp_rng, opp_obs, opp_masks, waiting, rewards, results, episodes, seeds, final_obs,
-                    final_seats, obs, masks, seats):  # fmt: skip
+    def kernel(s, cfg, mode, actions, learner, kind, level, off, network, opp_level, opp_off, points, counts, params,
+               opp_rng, opp_obs, opp_masks, waiting, rewards, results, episodes, seeds, final_obs, final_seats, obs,
+               masks, seats):  # fmt: skip
         g = cuda.grid(1)
         if g < s.shape[0]:
             work = cuda.local.array(DEVICE_WORK_SIZE, np.float64)
