@@ -25,9 +25,11 @@ import numpy as np
 from numba import typeof, types
 
 from uno_env import actions as A
+from uno_env import engine as E
 from uno_env import observation as O
 from uno_env.game import GameBatch
 from uno_env.seats import RESULT_DTYPE, shared_rules
+from uno_env.vector_cuda import EPISODE_FIELDS
 
 RULES = ("random", "naive", "greedy", "counter")
 
@@ -43,12 +45,13 @@ def step_kernel_types(variant: str, num_players: int, num_games: int, rule, obse
         return typeof(np.zeros(shape, dtype))
 
     i8, i64, f8, u64 = np.int8, np.int64, np.float64, np.uint64
-    return (typeof(game.state_array), typeof(game.config_array), types.int64, array(b, i64), array(16, i8),
+    return (typeof(game.state_array), typeof(game.config_array), types.int64, array(b, i64), array(E.MAX_PLAYERS, i8),
             types.int64, types.int64, typeof(spec.offsets), types.boolean, types.int64, typeof(opponent_spec.offsets),
-            array(3, f8), array(3, f8), typeof(rule.params), array(b, u64), array((b, opponent_spec.size), i8),
-            array((b, A.NUM_ACTIONS), i8), array(b, i8), array((b, n), f8), array(b, RESULT_DTYPE), array((b, 4), i64),
-            array(b, u64), array((b, spec.size), i8), array(b, i64), array((b, spec.size), i8),
-            array((b, A.NUM_ACTIONS), i8), array(b, i64))  # fmt: skip
+            typeof(np.asarray(rule.points, f8)), typeof(np.asarray(rule.counts, f8)), typeof(rule.params),
+            array(b, u64), array((b, opponent_spec.size), i8), array((b, A.NUM_ACTIONS), i8), array(b, i8),
+            array((b, n), f8), array(b, RESULT_DTYPE), array((b, len(EPISODE_FIELDS)), i64), array(b, u64),
+            array((b, spec.size), i8), array(b, i64), array((b, spec.size), i8), array((b, A.NUM_ACTIONS), i8),
+            array(b, i64))  # fmt: skip
 
 
 def device_rule(name: str, variant: str, num_players: int):
